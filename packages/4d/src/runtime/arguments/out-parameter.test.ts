@@ -52,6 +52,7 @@ describe('out-parameters', () => {
         [`BLOB to ${n.toLowerCase()}`, [2]],
       ]),
       ['CONVERT FROM TEXT', [2]],
+      ['Get database parameter', [1]],
       ['READ PICTURE FILE', [1]],
       ['BLOB TO PICTURE', [1]],
       ['PICTURE TO BLOB', [1]],

@@ -7,10 +7,12 @@
  * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
  * (character codes, as `Char(Carriage return)` and `Character code(…)=Tab` use them), "Math" and
  * "Days and Months", the BLOB theme, application-type.md, get-system-format.md ("System Format"),
- * get-4d-folder.md ("4D Environment") and folder.md (`fk …`). `Folder separator` is "/" (below).
+ * get-4d-folder.md ("4D Environment") and folder.md (`fk …`), set-database-parameter.md (its
+ * selectors, database-parameters.ts). `Folder separator` is "/" (below).
  * `ck shared` has no documented value: 2, a bit apart from `ck resolve pointers` (compat.md).
  */
 import { DAYS, MONTHS } from './format/calendar-names.js'
+import { DATABASE_PARAMETERS } from './database-parameters.js'
 
 const VALUE_TYPES: Readonly<Record<string, number>> = {
   'Is alpha field': 0,
@@ -29,6 +31,8 @@ const VALUE_TYPES: Readonly<Record<string, number>> = {
   'Is integer 64 bits': 25,
   'Is BLOB': 30,
   'Is float': 35,
+  // Obsolete names 4D keeps with `_o_` (value-type.md).
+  '_o_Is float': 35,
   'Is object': 38,
   'Is collection': 42,
   'Is null': 255,
@@ -151,6 +155,12 @@ const DAYS_AND_MONTHS: Readonly<Record<string, number>> = Object.fromEntries([
 
 // File and Folder (file.md, folder.md, FileClass.md, FolderClass.md).
 const FILES: Readonly<Record<string, number>> = {
+  // FileClass.md's break modes (getText, setText).
+  'Document unchanged': 0,
+  'Document with native format': 1,
+  'Document with CRLF': 2,
+  'Document with CR': 3,
+  'Document with LF': 4,
   'fk posix path': 0,
   'fk platform path': 1,
   'fk database folder': 4,
@@ -295,6 +305,7 @@ const HTTP_OPTIONS: Readonly<Record<string, number>> = {
 
 const TABLE = new Map<string, number | string>(
   Object.entries({
+    ...DATABASE_PARAMETERS,
     ...HTTP_OPTIONS,
     ...PICTURE_FORMATS,
     ...VALUE_TYPES,

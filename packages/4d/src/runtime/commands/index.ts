@@ -9,6 +9,7 @@ import { ENVIRONMENT_COMMANDS } from './environment.js'
 import { FILE_COMMANDS } from './files.js'
 import { FORMULA_COMMANDS } from './formulas.js'
 import { JSON_COMMANDS } from './json.js'
+import { JSON_VALIDATE_COMMANDS } from './json-validate.js'
 import { LANGUAGE_COMMANDS } from './language.js'
 import { MATH_COMMANDS } from './math.js'
 import { OBJECT_COMMANDS } from './objects.js'
@@ -16,6 +17,8 @@ import { PROCESS_COMMANDS } from './processes.js'
 import { PROJECT_PATH_COMMANDS } from './project-paths.js'
 import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
+import { STRUCTURE_COMMANDS } from './structure.js'
+import { DATABASE_PARAMETER_COMMANDS } from './database-parameters.js'
 import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
@@ -37,6 +40,7 @@ export const COMMANDS = buildCommandTable([
   OBJECT_COMMANDS,
   ARRAY_COMMANDS,
   JSON_COMMANDS,
+  JSON_VALIDATE_COMMANDS,
   DATE_TIME_COMMANDS,
   TOOLS_COMMANDS,
   PASSWORD_HASH_COMMANDS,
@@ -48,6 +52,8 @@ export const COMMANDS = buildCommandTable([
   PROJECT_PATH_COMMANDS,
   BLOB_COMMANDS,
   UI_COMMANDS,
+  STRUCTURE_COMMANDS,
+  DATABASE_PARAMETER_COMMANDS,
   WEB_SERVER_COMMANDS,
   WEB_FORM_COMMANDS,
   PICTURE_COMMANDS,

@@ -1,7 +1,8 @@
 /**
  * @module The JSON theme (docs/commands/theme/JSON.md): `JSON Stringify` (convert/json.ts writes
  * the values; `*` indents), `JSON Parse` (docs/commands-legacy/json-parse.md). The commands on
- * arrays and selections, `JSON Validate` and `JSON Resolve pointers` do not run here.
+ * arrays and selections and `JSON Resolve pointers` do not run here (`JSON Validate` is
+ * json-validate.ts).
  *
  * `JSON Parse` gives 4D values: arrays as collections, objects as 4D objects, and a text in the
  * `YYYY-MM-DD` form as a date ("If the current date setting is Date type (default), JSON date
@@ -107,7 +108,6 @@ export const JSON_COMMANDS: readonly CommandSpec[] = [
       return type === undefined || isStar(type) ? parsed : convertTo('JSON Parse', parsed, type)
     },
   },
-  { number: 1456, name: 'JSON Validate', notRunnable: 'not yet' },
   { number: 1478, name: 'JSON Resolve pointers', notRunnable: 'pointers' },
   { number: 1228, name: 'JSON Stringify array', notRunnable: 'arrays' },
   { number: 1219, name: 'JSON PARSE ARRAY', notRunnable: 'arrays' },

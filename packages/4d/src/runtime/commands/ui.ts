@@ -17,7 +17,9 @@ const UI_COMMANDS_TEXT = `
 544:Macintosh control down|545:Macintosh option down|290:PLAY|542:Pop up menu|466:POST CLICK
 467:POST EVENT|465:POST KEY|174:REDRAW|316:SET ABOUT|1762:SET APPLICATION COLOR SCHEME
 469:SET CURSOR|602:SET FIELD TITLES|601:SET TABLE TITLES|543:Shift down|431:SHOW MENU BAR
-563:Windows Alt down|562:Windows Ctrl down
+563:Windows Alt down|562:Windows Ctrl down|468:GET MOUSE|956:Select RGB Color|460:FONT LIST
+# The screen
+438:SCREEN COORDINATES|440:Menu bar height|188:Screen height|187:Screen width
 # Windows
 154:CLOSE WINDOW|1365:CONVERT COORDINATES|827:Current form window|452:DRAG WINDOW
 160:ERASE WINDOW|449:Find window|447:Frontmost window|443:GET WINDOW RECT
@@ -26,7 +28,7 @@ const UI_COMMANDS_TEXT = `
 890:RESIZE FORM WINDOW|444:SET WINDOW RECT|213:SET WINDOW TITLE|433:SHOW TOOL BAR
 435:SHOW WINDOW|1016:Tool bar height|445:Window kind|442:WINDOW LIST|446:Window process
 # Forms
-1298:Current form name|1466:Form|1570:FORM Convert to dynamic|250:FORM FIRST PAGE
+1298:Current form name|1167:FORM GET NAMES|1749:FORM EDIT|1466:Form|1570:FORM Convert to dynamic|250:FORM FIRST PAGE
 1761:FORM Get color scheme|276:FORM Get current page|1469:FORM GET ENTRY ORDER
 1077:FORM GET HORIZONTAL RESIZING|898:FORM GET OBJECTS|674:FORM GET PROPERTIES
 1078:FORM GET VERTICAL RESIZING|247:FORM GOTO PAGE|251:FORM LAST PAGE|1103:FORM LOAD
@@ -194,10 +196,11 @@ export const UI_COMMANDS: readonly CommandSpec[] = UI_COMMANDS_TEXT.split('\n')
 // The constants of the same themes, which name what a user interface has: form events (`On
 // Clicked`), font styles and alignments, window kinds, object types, coordinates of the screen
 // and of forms, list box options and colours, keyboard modifiers, menu shortcuts, hierarchical
-// lists' parameters, tips and standard actions. Recognized by the names of their themes, since only
+// lists' parameters, tips and standard actions, keyboard events, object borders, the fonts of the
+// system, and printing's options. Recognized by the names of their themes, since only
 // a few are ever written in server code (and none of them means anything there).
 const UI_CONSTANT =
-  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none|(Command|Shift|Option|Control|Caps lock) key (mask|bit)|Additional text|(Enable|Disable) events (others unchanged|disable others)|Tips (enabled|delay|duration)|Highlight (menu|text) (background |text )?colou?r|Disable highlight item colou?r|Bold and (Underline|Italic)|Italic and Underline|Movable dialog box|ak .+|Associated standard action( name)?)$/
+  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none|(Command|Shift|Option|Control|Caps lock) key (mask|bit)|Additional text|(Enable|Disable) events (others unchanged|disable others)|Tips (enabled|delay|duration)|Highlight (menu|text) (background |text )?colou?r|Disable highlight item colou?r|Bold and (Underline|Italic)|Italic and Underline|Movable dialog box|ak .+|Associated standard action( name)?|Key (down|up) event|Border (None|Plain|System|Dotted|Double|Raised|Sunken|Inset|Outset|Rounded)|Screen work area|(Favorite|System) fonts|(Orientation|Paper|Number of copies|Destination|Spooler document name|Scale|Color|Hide printing progress|Page range|Double sided|Legacy printing layer|Mac spool file format|Paper source|Print preview) option|Generic PDF driver)$/
 
 /** Whether the constant `name` is one of a user interface's (see UI_CONSTANT). */
 export const isUiConstant = (name: string): boolean => UI_CONSTANT.test(name)
