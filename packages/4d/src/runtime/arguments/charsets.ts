@@ -7,7 +7,7 @@
  * hand and, for a set of one byte a character, the table TextDecoder gives read backwards, a
  * character the set does not have written `?` (as 4D's conversions replace it).
  */
-import { invalid } from '../arguments/arguments.js'
+import { invalid } from './arguments.js'
 
 /** The MIBEnum numbers 4D accepts for the sets public code uses (IANA's registry). */
 const MIB: Readonly<Record<number, string>> = {

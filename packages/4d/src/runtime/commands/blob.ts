@@ -22,7 +22,7 @@ import {
   withoutStar,
   wrongType,
 } from '../arguments/arguments.js'
-import { charsetOf, decodeText, encodeText } from './charsets.js'
+import { charsetOf, decodeText, encodeText } from '../arguments/charsets.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
 

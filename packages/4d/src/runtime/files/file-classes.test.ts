@@ -67,3 +67,28 @@ describe('4D.File and 4D.Folder', () => {
     ).toEqual([0, 1, 9431, true, false])
   })
 })
+
+describe('File.setText and getText: character set and break mode (FileClass.md)', () => {
+  it('writes and reads the line breaks a break mode names, in the set named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entistore-breaks-'))
+    try {
+      const local = { runtime: { files: projectFiles(dir) } }
+      expect(
+        run(
+          `$f:=File("/PACKAGE/a.txt")
+$f.setText("a"+Char(Carriage return)+"b"+Char(Line feed)+"c"; "UTF-8"; Document with CRLF)
+$crlf:=Length($f.getText())
+$f.setText("é"+Char(Carriage return)+"x"; "ISO-8859-1"; Document with LF)
+return [$crlf; $f.getContent().size; $f.getText("ISO-8859-1"); \\
+Length($f.getText("ISO-8859-1"; Document with CR)); $f.getText("ISO-8859-1"; Document unchanged)=$f.getText("ISO-8859-1")]`,
+          local,
+        ),
+      ).toEqual([7, 3, 'é\nx', 3, true])
+      expect(errorOf('File("/PACKAGE/a.txt").setText("x"; "UTF-8"; 9)', local).message).toMatch(
+        /no break mode/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

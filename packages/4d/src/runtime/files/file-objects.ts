@@ -10,6 +10,7 @@ import { blobBytes, blobObject } from '../values/blob-object.js'
 import { FourDFunction } from '../context/function-object.js'
 import type { Runtime } from '../context/runtime.js'
 import { toText } from '../convert/conversions.js'
+import { charsetOf, decodeText, encodeText } from '../arguments/charsets.js'
 import { ERRORS } from '../errors/error-codes.js'
 import { FourDError, raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
@@ -145,11 +146,43 @@ function copyOrMove(self: Entry, args: unknown[], move: boolean): Entry {
   return self.isFile ? new FileObject(self.host, to) : new FolderObject(self.host, to)
 }
 
+// The line breaks of `Document with native format` (1): the server's, Linux's and macOS's LF.
+const BREAKS: readonly (string | undefined)[] = [undefined, '\n', '\r\n', '\r', '\n']
+
+/**
+ * `text` with its line breaks (CR, LF, CRLF) made those of `breakMode` (`Document with CRLF`…);
+ * none given, or `Document unchanged` (0), leaves them as they are.
+ */
+function withBreaks(text: string, breakMode: unknown): string {
+  if (breakMode === undefined) return text
+  const mode = typeof breakMode === 'number' ? breakMode : NaN
+  if (!(mode >= 0 && mode < BREAKS.length && Number.isInteger(mode)))
+    return raise('InvalidArgument', {
+      parameter: 'breakMode',
+      command: 'File',
+      detail: `${String(breakMode)} is no break mode (Document unchanged … Document with LF)`,
+    })
+  const to = BREAKS[mode]
+  return to === undefined ? text : text.replace(/\r\n|\r|\n/g, to)
+}
+
 const FILE_MEMBERS = members(FileObject, 'File', {
-  getText: (self) => self.host.readText(self.at),
+  // FileClass.md: `getText({charSet {; breakMode}})`, `setText(text {; charSet {; breakMode}})`.
+  getText: (self, [charSet, breakMode]) =>
+    withBreaks(
+      charSet === undefined
+        ? self.host.readText(self.at)
+        : decodeText(self.host.readBytes(self.at), charsetOf('File.getText', charSet)),
+      breakMode,
+    ),
   // A 4D.Blob (FileClass.md), over the file's bytes.
   getContent: (self) => blobObject(self.host.readBytes(self.at)),
-  setText: (self, [text]) => self.host.writeText(self.at, toText(text)),
+  setText(self, [text, charSet, breakMode]) {
+    const written = withBreaks(toText(text), breakMode)
+    if (charSet === undefined) return self.host.writeText(self.at, written)
+    const encoding = charsetOf('File.setText', charSet)
+    self.host.writeBytes(self.at, encodeText('File.setText', written, encoding))
+  },
   // FileClass.md: the BLOB's bytes (4D's handler page writes an uploaded body with it).
   setContent: (self, [blob]) => self.host.writeBytes(self.at, blobParameter(blob)),
   create(self) {
