@@ -7,9 +7,11 @@
  * of one name, and the change tracking tables. Each is tried over REST, and `check` says what
  * `serve` says.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../commands/cli-serve.fixture.js'
+import { runCli, startServe } from '../commands/cli-serve.fixture.js'
 import { DOCS, projectCopy, served, type Json } from './four-d-rest.fixture.js'
 
 const PLANNER = fileURLToPath(new URL('test-projects/event-planner', import.meta.url))
@@ -192,6 +194,34 @@ describe('a project written as public Qodly and 4D applications are', () => {
         },
       },
     })
+  })
+
+  it('answers what generic code asks of the server, served by entistore serve', async () => {
+    const project = projectCopy(PLANNER, {})
+    const s = await startServe(['serve', '--project', project, '--no-explorer', '--quiet'])
+    try {
+      const r = await fetch(`${s.url}/rest/$catalog/environment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '[]',
+      })
+      expect(await r.json()).toEqual({
+        result: {
+          // The change tracking table is a table of the structure too.
+          tables: ['Event', 'Employee', 'Inscription', 'Room', '__DeletedRecords'],
+          during: 1,
+          restored: 0,
+          started: true,
+          port: s.server.port,
+          requests: true,
+          // "a;b" CRLF "1;2": the break mode asked for.
+          bytes: 8,
+        },
+      })
+      expect(readFileSync(join(project, 'Data/export.csv'), 'utf8')).toBe('a;b\r\n1;2')
+    } finally {
+      s.stop()
+    }
   })
 
   it('is checked as it is served: each note at its line, and no failure', async () => {

@@ -123,3 +123,24 @@ exposed Function notice($title : Text) : Object
 	$notice.version:=Notify version
 	$notice.hostSent:=sent
 	return $notice
+
+// What generic code asks of the server: its tables by number, its settings kept around a task,
+// the web server's own figures, a file written with the line breaks asked for.
+exposed Function environment() : Object
+	var $tables : Collection:=[]
+	var $t : Integer
+	For ($t; 1; Get last table number)
+		If (Is table number valid($t))
+			$tables.push(Table name($t))
+		End if
+	End for
+	var $saved : Integer:=Get database parameter(Debug log recording)
+	SET DATABASE PARAMETER(Debug log recording; 1)
+	var $during : Integer:=Get database parameter(Debug log recording)
+	SET DATABASE PARAMETER(Debug log recording; $saved)
+	var $info : Object:=WEB Get server info
+	var $file : 4D.File:=File("/DATA/export.csv")
+	$file.setText("a;b"+Char(Carriage return)+"1;2"; "UTF-8"; Document with CRLF)
+	return {tables: $tables; during: $during; restored: Get database parameter(Debug log recording); \
+		started: $info.started; port: $info.options.webPortID; requests: $info.httpRequestCount>0; \
+		bytes: $file.size}
