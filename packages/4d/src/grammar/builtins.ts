@@ -17,7 +17,7 @@ export type Builtin =
 /**
  * The constants 4D code most often writes by name, as the documentation spells them (value types,
  * date and time formats, characters, math, ORDA and collection options, file and folder kinds,
- * application types, system formats, 4D folders). One whose first word is a command (`Date
+ * application types, system formats, 4D folders, database parameters, break modes). One whose first word is a command (`Date
  * separator`, `Folder separator`) or that is one word (`tool4d`) parses only from here.
  * The compiler finds their values; an unlisted one-word constant parses as a name.
  */
@@ -67,6 +67,20 @@ Short date day position|Short date month position|Short date year position|Syste
 System time PM label|Folder separator|Active 4D Folder|Licenses folder|4D Client database folder
 Database folder|Database folder Unix syntax|Current resources folder|Logs folder|HTML Root folder
 Data folder|MobileApps folder|fk mobileApps folder
+4D Remote mode timeout|4D Server log recording|4D Server timeout|Auto synchro resources folder
+Cache flush periodicity|Cache unload minimum size|Circular log limitation|Client HTTPS port ID
+Client log recording|Client Server port ID|Client Web log recording
+Current process debug log recording|Dates inside objects|Debug log recording|Diagnostic log level
+Diagnostic log recording|Direct2D get active status|Direct2D status|Idle connections timeout
+IMAP Log|Is current database a project|Is host database a project|Is host database writable
+Libldap version|Libsasl version|Libzip version|Log command list|Min TLS version
+Number of formulas in cache|OpenSSL version|Order by formula on server|Pause logging
+PHP interpreter IP address|PHP interpreter port|POP3 Log|Port ID|Query by formula joins
+Query by formula on server|RDP optimization|Remote connection sleep timeout
+Server base process stack size|SMTP Log|Spellchecker|SQL Autocommit|SQL Engine case sensitivity
+SQL Server Port ID|SSL cipher list|TCPUDP log recording|Times inside objects|Tips delay
+Tips duration|Tips enabled|Use legacy network layer|User param value|Document unchanged
+Document with native format|Document with CRLF|Document with CR|Document with LF|_o_Is float
 `
 
 /** 4D's system variables; the `Error …` ones are two words. */

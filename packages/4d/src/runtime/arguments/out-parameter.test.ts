@@ -63,6 +63,7 @@ describe('out-parameters', () => {
       ['HTTP GET OPTION', [1]],
       ['RESOLVE POINTER', [1, 2, 3]],
       ['DOCUMENT TO BLOB', [1]],
+      ['PROCESS 4D TAGS', [1]],
     ])
   })
   it('a command reads and assigns the variable through it', () => {

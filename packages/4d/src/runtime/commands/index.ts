@@ -28,6 +28,7 @@ import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { PICTURE_COMMANDS } from './pictures.js'
 import { POINTER_COMMANDS } from './pointers.js'
+import { PROCESS_4D_TAGS_COMMANDS } from './process-4d-tags.js'
 import { UI_COMMANDS } from './ui.js'
 import { WEB_FORM_COMMANDS } from './web-form.js'
 import { WEB_SERVER_COMMANDS } from './web-server.js'
@@ -61,6 +62,7 @@ export const COMMANDS = buildCommandTable([
   HTTP_CLIENT_COMMANDS,
   POINTER_COMMANDS,
   DOCUMENT_COMMANDS,
+  PROCESS_4D_TAGS_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'
