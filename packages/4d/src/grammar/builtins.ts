@@ -55,7 +55,7 @@ Native byte ordering|Macintosh byte ordering|PC byte ordering|Native real format
 Extended real format|Macintosh double real format|PC double real format|Mac C string
 Mac Pascal string|Mac text with length|Mac text without length|UTF8 C string
 UTF8 text with length|UTF8 text without length|Scaled to fit|Scaled to fit proportional
-Scaled to fit prop centered|HTTP timeout|HTTP follow redirect|HTTP max redirect
+Scaled to fit prop centered|Truncated centered|On background|Truncated non centered|Replicated|HTTP timeout|HTTP follow redirect|HTTP max redirect
 HTTP display auth dial|HTTP reset auth settings|HTTP compression|HTTP client log
 ek errors from components|Current localization|Sunday|Monday|Tuesday|Wednesday|Thursday
 Friday|Saturday|January|February|March|April|May|June|July|August|September|October|November

@@ -29,6 +29,18 @@ describe('the image host over sharp', () => {
     // Another codec, the size kept.
     const jpeg = host.convert(png, { type: 'image/jpeg' })
     expect((await sharp(jpeg).metadata()).format).toBe('jpeg')
+    // CONVERT PICTURE's compression: a lower quality, fewer bytes.
+    const noisy = await sharp(
+      Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7919) % 251)),
+      {
+        raw: { width: 64, height: 64, channels: 3 },
+      },
+    )
+      .png()
+      .toBuffer()
+    const low = host.convert(noisy, { type: 'image/jpeg', quality: 10 })
+    const high = host.convert(noisy, { type: 'image/jpeg', quality: 95 })
+    expect(low.length).toBeLessThan(high.length)
   })
 
   it('refuses a picture of more than 40 million pixels, as REST does, before decoding it', async () => {

@@ -35,7 +35,7 @@ async function handle({ bytes, target }) {
     image = image.resize({ width: target.width, height: target.height, fit, position, background: WHITE })
     if (fit === 'contain' && format === 'jpeg') image = image.flatten({ background: WHITE })
   }
-  const out = await image.toFormat(format).toBuffer()
+  const out = await image.toFormat(format, target.quality === undefined ? {} : { quality: target.quality }).toBuffer()
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
 }
 `

@@ -56,6 +56,7 @@ describe('out-parameters', () => {
       ['READ PICTURE FILE', [1]],
       ['BLOB TO PICTURE', [1]],
       ['PICTURE TO BLOB', [1]],
+      ['CONVERT PICTURE', [0]],
       ['CREATE THUMBNAIL', [1]],
       ['PICTURE PROPERTIES', [1, 2, 3, 4, 5]],
       ['HTTP Request', [3]],

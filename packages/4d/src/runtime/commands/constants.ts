@@ -279,12 +279,16 @@ const BLOBS: Readonly<Record<string, number>> = {
   'UTF8 text without length': 6,
 }
 
-// "Picture Display Formats", as CREATE THUMBNAIL takes them (create-thumbnail.md): tokenized
+// "Picture Display Formats" (object-set-format.md), three of which CREATE THUMBNAIL takes: tokenized
 // `Scaled to fit:K6:2`, so a localized name (`Non tronquée:K6:2`) is found by its index too.
 const PICTURE_FORMATS: Readonly<Record<string, number>> = {
+  'Truncated centered': 1,
   'Scaled to fit': 2,
+  'On background': 3,
+  'Truncated non centered': 4,
   'Scaled to fit proportional': 5,
   'Scaled to fit prop centered': 6,
+  Replicated: 7,
 }
 
 /** Constants of a theme whose value is their index in it (`:K6:5` is 5), by theme. */

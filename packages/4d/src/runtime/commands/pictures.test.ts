@@ -120,6 +120,30 @@ return [Picture size($t); Picture size($u)]`,
     ])
   })
 
+  it('CONVERT PICTURE converts the picture itself, at the quality its compression asks', () => {
+    const asked: ImageTarget[] = []
+    const images = {
+      convert: (_bytes: Uint8Array, target: ImageTarget): Uint8Array => (
+        asked.push(target),
+        png(2, 2)
+      ),
+    }
+    const out = run4d(
+      `#DECLARE($p : Picture) : Collection
+var $q; $empty : Picture
+$q:=$p
+CONVERT PICTURE($p; ".jpg"; 0.6)
+CONVERT PICTURE($q; ".png")
+CONVERT PICTURE($empty; ".jpg")
+return [Picture size($q); Picture size($empty)]`,
+      [binaryValue(png(1, 1), 'image/png')],
+      { runtime: { images } },
+    ) as { items: unknown[] }
+    // The PNG asked as a PNG is left; the empty one stays empty: one conversion only.
+    expect(out.items).toEqual([png(1, 1).length, 0])
+    expect(asked).toEqual([{ type: 'image/jpeg', quality: 60 }])
+  })
+
   it('CREATE THUMBNAIL of an empty picture is empty, with no host; a picture needs one', () => {
     expect(
       run('var $p; $t : Picture\nCREATE THUMBNAIL($p; $t; 10; 10)\nreturn Picture size($t)'),

@@ -7,7 +7,9 @@
  * - `BLOB TO PICTURE(blob; picture {; codec})` takes the bytes as a picture of the type they show
  *   (PNG, JPEG, GIF, WebP, BMP, TIFF, SVG); bytes of no image type leave the picture and set OK 0.
  * - `PICTURE TO BLOB(picture; blob; codec)` gives the bytes when the codec is the picture's own
- *   type, and converts them to another (`WRITE PICTURE FILE` alike).
+ *   type, and converts them to another (`WRITE PICTURE FILE` alike). `CONVERT PICTURE(picture;
+ *   codec {; compression})` converts the picture itself, a lossy codec at the compression's
+ *   quality (0 to 1, convert-picture.md).
  * - `CREATE THUMBNAIL(source; dest {; width; height {; mode}})`: 48 × 48 and Scaled to fit prop
  *   centered by default; the three modes create-thumbnail.md lists, free space white.
  * - `PICTURE PROPERTIES(picture; width; height)` reads the size from the image's header.
@@ -57,11 +59,18 @@ function images(rt: CommandContext, conversion: string): ImageHost {
 }
 
 /** `p`'s bytes in the codec's type (none: its own), converted by the host when another. */
-function inCodec(rt: CommandContext, command: string, p: BinaryValue, codec: unknown): Uint8Array {
+function inCodec(
+  rt: CommandContext,
+  command: string,
+  p: BinaryValue,
+  codec: unknown,
+  quality?: number,
+): Uint8Array {
   const bytes = new Uint8Array(p.bytes)
   if (codec === undefined || codecType(toText(codec)) === p.type) return bytes
   const type = codecType(toText(codec))
-  return converted(rt, command, `${command} from ${p.type} to ${toText(codec)}`, bytes, { type })
+  const target = quality === undefined ? { type } : { type, quality }
+  return converted(rt, command, `${command} from ${p.type} to ${toText(codec)}`, bytes, target)
 }
 
 function converted(
@@ -152,6 +161,29 @@ export const PICTURE_COMMANDS: readonly CommandSpec[] = [
       }
       out.set(inCodec(rt, 'PICTURE TO BLOB', p, codec))
       rt.pvSet('OK', 1)
+    },
+  },
+  {
+    number: 1002,
+    name: 'CONVERT PICTURE',
+    signature: '(picture: any; codec: any; compression?: any)',
+    writes: [0],
+    impl: (rt, pict, codec, compression) => {
+      const p = pictureArg('CONVERT PICTURE', pict)
+      // An empty picture stays empty; one already in the codec is left as it is.
+      if (p === null || codecType(toText(codec)) === p.type) return
+      const quality =
+        compression === undefined
+          ? undefined
+          : Math.min(
+              100,
+              Math.max(
+                1,
+                Math.round(numberArg('CONVERT PICTURE', 'compression', compression) * 100),
+              ),
+            )
+      const bytes = inCodec(rt, 'CONVERT PICTURE', p, codec, quality)
+      outArg('CONVERT PICTURE', 'picture', pict).set(picture(bytes, codecType(toText(codec))))
     },
   },
   {

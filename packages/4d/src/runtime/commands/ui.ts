@@ -18,6 +18,7 @@ const UI_COMMANDS_TEXT = `
 467:POST EVENT|465:POST KEY|174:REDRAW|316:SET ABOUT|1762:SET APPLICATION COLOR SCHEME
 469:SET CURSOR|602:SET FIELD TITLES|601:SET TABLE TITLES|543:Shift down|431:SHOW MENU BAR
 563:Windows Alt down|562:Windows Ctrl down|468:GET MOUSE|956:Select RGB Color|460:FONT LIST
+1362:FONT STYLE LIST
 # The screen
 438:SCREEN COORDINATES|440:Menu bar height|188:Screen height|187:Screen width
 # Windows
@@ -200,7 +201,7 @@ export const UI_COMMANDS: readonly CommandSpec[] = UI_COMMANDS_TEXT.split('\n')
 // system, and printing's options. Recognized by the names of their themes, since only
 // a few are ever written in server code (and none of them means anything there).
 const UI_CONSTANT =
-  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none|(Command|Shift|Option|Control|Caps lock) key (mask|bit)|Additional text|(Enable|Disable) events (others unchanged|disable others)|Tips (enabled|delay|duration)|Highlight (menu|text) (background |text )?colou?r|Disable highlight item colou?r|Bold and (Underline|Italic)|Italic and Underline|Movable dialog box|ak .+|Associated standard action( name)?|Key (down|up) event|Border (None|Plain|System|Dotted|Double|Raised|Sunken|Inset|Outset|Rounded)|Screen work area|(Favorite|System) fonts|(Orientation|Paper|Number of copies|Destination|Spooler document name|Scale|Color|Hide printing progress|Page range|Double sided|Legacy printing layer|Mac spool file format|Paper source|Print preview) option|Generic PDF driver)$/
+  /^(On [A-Z].*|Plain|Bold|Italic|Underline|Align (left|right|center|default|top|bottom)|.+ form (window|dialog box)|Modal dialog|(Horizontally|Vertically) centered|Object type .+|XY .+|(Foreground|Background|Dark shadow|Light shadow) colou?r|lk .+|Form (all pages|current page|inherited)|Pointer to .+ form object|Object (named|with focus|current|subform container)|Use sheet window|Background color none|(Command|Shift|Option|Control|Caps lock) key (mask|bit)|Additional text|(Enable|Disable) events (others unchanged|disable others)|Tips (enabled|delay|duration)|Highlight (menu|text) (background |text )?colou?r|Disable highlight item colou?r|Bold and (Underline|Italic)|Italic and Underline|Movable dialog box|ak .+|Associated standard action( name)?|Key (down|up) event|Border (None|Plain|System|Dotted|Double|Raised|Sunken|Inset|Outset|Rounded)|Screen work area|Access privileges|(Favorite|System) fonts|(Orientation|Paper|Number of copies|Destination|Spooler document name|Scale|Color|Hide printing progress|Page range|Double sided|Legacy printing layer|Mac spool file format|Paper source|Print preview) option|Generic PDF driver)$/
 
 /** Whether the constant `name` is one of a user interface's (see UI_CONSTANT). */
 export const isUiConstant = (name: string): boolean => UI_CONSTANT.test(name)

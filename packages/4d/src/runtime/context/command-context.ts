@@ -54,6 +54,8 @@ export interface ImageTarget {
    * same at the top left (proportional).
    */
   readonly fit?: 'fill' | 'contain' | 'contain-start'
+  /** The quality of a lossy codec (JPEG, WebP), 1 to 100: `CONVERT PICTURE`'s compression. */
+  readonly quality?: number
 }
 
 /**
