@@ -17,6 +17,7 @@ import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { descend, pathText, type FileHost, type FsPath } from '../context/file-host.js'
+import { withBreaks } from './line-breaks.js'
 
 /** `fk overwrite` (copyTo), `fk recursive` (files, folders), `Delete with contents` (delete). */
 export const FK_OVERWRITE = 4
@@ -97,9 +98,10 @@ export class FolderObject extends Entry {
   }
 }
 
-type Impl<E> = (self: E, args: unknown[], rt: Runtime) => unknown
+export type Impl<E> = (self: E, args: unknown[], rt: Runtime) => unknown
 
-function members<E extends Entry>(
+/** The class functions of a kind of object, each refusing to run on another kind. */
+export function members<E extends object>(
   kind: abstract new (...args: never[]) => E,
   label: string,
   defs: Readonly<Record<string, Impl<E>>>,
@@ -146,26 +148,6 @@ function copyOrMove(self: Entry, args: unknown[], move: boolean): Entry {
   return self.isFile ? new FileObject(self.host, to) : new FolderObject(self.host, to)
 }
 
-// The line breaks of `Document with native format` (1): the server's, Linux's and macOS's LF.
-const BREAKS: readonly (string | undefined)[] = [undefined, '\n', '\r\n', '\r', '\n']
-
-/**
- * `text` with its line breaks (CR, LF, CRLF) made those of `breakMode` (`Document with CRLF`…);
- * none given, or `Document unchanged` (0), leaves them as they are.
- */
-function withBreaks(text: string, breakMode: unknown): string {
-  if (breakMode === undefined) return text
-  const mode = typeof breakMode === 'number' ? breakMode : NaN
-  if (!(mode >= 0 && mode < BREAKS.length && Number.isInteger(mode)))
-    return raise('InvalidArgument', {
-      parameter: 'breakMode',
-      command: 'File',
-      detail: `${String(breakMode)} is no break mode (Document unchanged … Document with LF)`,
-    })
-  const to = BREAKS[mode]
-  return to === undefined ? text : text.replace(/\r\n|\r|\n/g, to)
-}
-
 const FILE_MEMBERS = members(FileObject, 'File', {
   // FileClass.md: `getText({charSet {; breakMode}})`, `setText(text {; charSet {; breakMode}})`.
   getText: (self, [charSet, breakMode]) =>
@@ -174,11 +156,12 @@ const FILE_MEMBERS = members(FileObject, 'File', {
         ? self.host.readText(self.at)
         : decodeText(self.host.readBytes(self.at), charsetOf('File.getText', charSet)),
       breakMode,
+      'File',
     ),
   // A 4D.Blob (FileClass.md), over the file's bytes.
   getContent: (self) => blobObject(self.host.readBytes(self.at)),
   setText(self, [text, charSet, breakMode]) {
-    const written = withBreaks(toText(text), breakMode)
+    const written = withBreaks(toText(text), breakMode, 'File')
     if (charSet === undefined) return self.host.writeText(self.at, written)
     const encoding = charsetOf('File.setText', charSet)
     self.host.writeBytes(self.at, encodeText('File.setText', written, encoding))
