@@ -38,6 +38,9 @@ export type {
   HttpReply,
   ImageHost,
   ImageTarget,
+  SmtpAsk,
+  SmtpHost,
+  SmtpReply,
   WebServerHost,
 } from './runtime/context/command-context.js'
 export type { CommandSymbols } from './runtime/arguments/symbols.js'

@@ -40,6 +40,7 @@ import type {
   EventLog,
   HttpHost,
   ImageHost,
+  SmtpHost,
   WebServerHost,
 } from '../runtime/context/command-context.js'
 
@@ -61,6 +62,8 @@ export interface ProjectRunnerOptions {
   readonly images?: ImageHost
   /** Outgoing HTTP requests (`HTTP Request`); none: they raise when reached. */
   readonly http?: HttpHost
+  /** Outgoing mail (`4D.SMTPTransporter`'s `send()`); none: a send raises when reached. */
+  readonly smtp?: SmtpHost
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -167,6 +170,7 @@ export class ProjectRunner {
       log: this.#options.log,
       images: this.#options.images,
       http: this.#options.http,
+      smtp: this.#options.smtp,
       workers,
       worker,
       webServer,

@@ -103,6 +103,7 @@ describe('serve --cors, --log and --quiet on the command line', () => {
       'entistore: --allow-http takes hosts: host, host:port or *.domain',
     ],
     [['--allow-http', ','], 'entistore: --allow-http takes hosts'],
+    [['--allow-smtp', 'smtp://mail.example.com'], 'entistore: --allow-smtp takes hosts'],
   ])('refuses %j in one line and the pointer to the help', async (argv, message) => {
     const { code, err } = await usage(argv)
     expect(code).toBe(2)

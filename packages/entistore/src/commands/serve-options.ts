@@ -22,6 +22,8 @@ export interface ServeCliOptions {
   readonly roles: string | undefined
   /** The hosts the project's 4D code may send HTTP requests to (`--allow-http`). */
   readonly allowHttp: readonly string[]
+  /** The mail servers the project's 4D code may send mail through (`--allow-smtp`). */
+  readonly allowSmtp: readonly string[]
   /** Folders of downloaded components for the project's dependencies (`--components`). */
   readonly components: readonly string[]
   readonly port: number

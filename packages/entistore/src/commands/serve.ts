@@ -21,7 +21,7 @@ import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--components <folder>] [--port N] [--host H] [--watch]
+                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--allow-smtp <hosts>] [--components <folder>] [--port N] [--host H] [--watch]
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
@@ -56,6 +56,8 @@ ${LIMITS_HELP}
                 function needs over REST (docs/security.md); wins over the --project's own
   --allow-http  the hosts the --project's 4D code may send HTTP requests to (HTTP Request, HTTP Get):
                 host, host:port or *.domain, comma-separated; none by default
+  --allow-smtp  the mail servers the --project's 4D code may send mail through (SMTP New
+                transporter), as --allow-http takes hosts; none by default
   --components  a folder of downloaded 4D components (GitHub dependencies, 4D NetKit…) for what the
                 --project's dependencies.json names; may be given again
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
@@ -159,6 +161,7 @@ export const serveCommand: Command = {
     quotas: { type: 'string' },
     roles: { type: 'string' },
     'allow-http': { type: 'string' },
+    'allow-smtp': { type: 'string' },
     components: { type: 'string', multiple: true },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
@@ -227,7 +230,8 @@ export const serveCommand: Command = {
       users: values.users as string | undefined,
       quotas: values.quotas as string | undefined,
       roles: values.roles as string | undefined,
-      allowHttp: hostList(values['allow-http'] as string | undefined),
+      allowHttp: hostList(values['allow-http'] as string | undefined, '--allow-http'),
+      allowSmtp: hostList(values['allow-smtp'] as string | undefined, '--allow-smtp'),
       components: (values.components as string[] | undefined) ?? [],
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,
@@ -443,8 +447,8 @@ function explorerPath(path: string | undefined, off: boolean): string | undefine
   return path
 }
 
-/** `--allow-http a.com,*.b.org`: the hosts, none when it is not given. */
-function hostList(v: string | undefined): readonly string[] {
+/** `--allow-http a.com,*.b.org` (or `--allow-smtp`): the hosts, none when it is not given. */
+function hostList(v: string | undefined, option: string): readonly string[] {
   if (v === undefined) return []
   const hosts = v
     .split(',')
@@ -455,7 +459,7 @@ function hostList(v: string | undefined): readonly string[] {
     hosts.some((h) => !/^(\*\.)?[\w.-]+(:\d+)?$|^\[[\da-f:]+\](:\d+)?$/i.test(h))
   )
     throw new UsageError(
-      `--allow-http takes hosts: host, host:port or *.domain, comma-separated, got "${v}"`,
+      `${option} takes hosts: host, host:port or *.domain, comma-separated, got "${v}"`,
     )
   return hosts
 }

@@ -118,6 +118,11 @@ export interface LoadFilesOptions {
    */
   readonly allowHttp?: readonly string[]
   /**
+   * With `project`: the mail servers its 4D code may send mail through (`SMTP New transporter`),
+   * as `entistore serve --allow-smtp` takes them. @default none
+   */
+  readonly allowSmtp?: readonly string[]
+  /**
    * With `project`: folders of downloaded components (4D's local cache of GitHub dependencies,
    * 4D's own components), searched for what its dependencies.json names (load-project.ts).
    * @default none
@@ -290,6 +295,7 @@ async function projectFunctionsOf(
   const { projectCode } = await import('../project/four-d-code.js')
   const code = await projectCode(project, project.model.dataClasses, given, project.computed, {
     allowHttp: options.allowHttp ?? [],
+    allowSmtp: options.allowSmtp ?? [],
   })
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)

@@ -13,6 +13,7 @@ import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
 import { httpHost } from './http-host.js'
 import { imageHost } from './image-host.js'
+import { smtpHost } from './smtp-host.js'
 import { webServerOf } from './web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
@@ -43,7 +44,9 @@ export async function projectCode(
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
   computed: readonly string[] = [],
-  hosts: { readonly allowHttp: readonly string[] } = { allowHttp: [] },
+  hosts: { readonly allowHttp: readonly string[]; readonly allowSmtp?: readonly string[] } = {
+    allowHttp: [],
+  },
 ): Promise<ProjectCode> {
   const fourD = await import('@entistore/4d')
   const projectFolder = project.files.project
@@ -68,6 +71,8 @@ export async function projectCode(
       images: imageHost(),
       // HTTP Request and HTTP Get: to the hosts --allow-http names, none by default.
       http: httpHost(hosts.allowHttp),
+      // SMTPTransporter.send(): through the mail servers --allow-smtp names, none by default.
+      smtp: smtpHost(hosts.allowSmtp),
     }),
     dataClasses,
     notes,

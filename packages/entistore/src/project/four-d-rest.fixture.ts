@@ -45,6 +45,8 @@ export interface ServeOptions {
   readonly functions?: FunctionsDef<any>
   /** The hosts its 4D code may send HTTP requests to (`--allow-http`). */
   readonly allowHttp?: readonly string[]
+  /** The mail servers its 4D code may send mail through (`--allow-smtp`). */
+  readonly allowSmtp?: readonly string[]
 }
 
 /** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
@@ -73,6 +75,7 @@ export async function served(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.functions ? { functions: options.functions } : {}),
     ...(options.allowHttp ? { allowHttp: options.allowHttp } : {}),
+    ...(options.allowSmtp ? { allowSmtp: options.allowSmtp } : {}),
     onNote: (n) => options.notes?.push(n),
   })
   const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))

@@ -13,20 +13,17 @@ import { SyncWorker } from './sync-worker.js'
 const MAX_BYTES = 16 * 1024 * 1024
 
 /**
- * Whether `url`'s host is one `allowed` names: `host` (any port), `host:port`, `*.domain` (its
- * subdomains, not itself); http and https only. The reason it is not, otherwise.
+ * Whether `host` (lower case; an IPv6 address in brackets) and `port` are ones `allowed` names:
+ * `host` (any port), `host:port`, `*.domain` (its subdomains, not itself). The reason they are
+ * not, otherwise, naming the serve option that lists them (`--allow-http`, `--allow-smtp`).
+ * Self-contained, as hostRefusal is: the HTTP worker runs its text.
  */
-export function hostRefusal(url: string, allowed: readonly string[]): string | undefined {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return 'it is not a URL'
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    return `${parsed.protocol} is not http or https`
-  const host = parsed.hostname.toLowerCase()
-  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80')
+export function endpointRefusal(
+  host: string,
+  port: string,
+  allowed: readonly string[],
+  option: string,
+): string | undefined {
   const fits = allowed.some((entry) => {
     const e = entry.trim().toLowerCase()
     const at = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(e)
@@ -37,14 +34,31 @@ export function hostRefusal(url: string, allowed: readonly string[]): string | u
   })
   if (fits) return undefined
   return allowed.length === 0
-    ? 'the server allows no host (entistore serve --allow-http <host>)'
-    : `the server allows ${allowed.join(', ')} (entistore serve --allow-http)`
+    ? `the server allows no host (entistore serve ${option} <host>)`
+    : `the server allows ${allowed.join(', ')} (entistore serve ${option})`
+}
+
+/**
+ * Whether `url`'s host is one `allowed` names (endpointRefusal); http and https only. The reason
+ * it is not, otherwise.
+ */
+export function hostRefusal(url: string, allowed: readonly string[]): string | undefined {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return 'it is not a URL'
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `${parsed.protocol} is not http or https`
+  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80')
+  return endpointRefusal(parsed.hostname.toLowerCase(), port, allowed, '--allow-http')
 }
 
 // The worker's handler (sync-worker.ts): one request, its redirections followed when allowed.
 const SCRIPT = `
 const { allowed, maxBytes, refusal: refusalSource } = require('node:worker_threads').workerData.data
-const refusal = new Function('return ' + refusalSource)()
+const refusal = new Function(refusalSource)()
 async function read(res) {
   const chunks = []
   let size = 0
@@ -97,7 +111,12 @@ class FetchHost implements HttpHost {
   constructor(readonly allowed: readonly string[]) {
     this.#worker = new SyncWorker(
       SCRIPT,
-      { allowed: [...allowed], maxBytes: MAX_BYTES, refusal: hostRefusal.toString() },
+      {
+        allowed: [...allowed],
+        maxBytes: MAX_BYTES,
+        // The two functions' texts, hostRefusal calling endpointRefusal.
+        refusal: `${endpointRefusal.toString()}\nreturn ${hostRefusal.toString()}`,
+      },
       // The call's own timeout ends the request; this one only guards against a worker gone.
       24 * 60 * 60 * 1000,
     )

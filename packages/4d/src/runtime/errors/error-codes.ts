@@ -122,6 +122,10 @@ export const ERRORS = {
   ),
   /** `HTTP Request` that got no answer: the network, a timeout (4D: the command returns 0). */
   HttpFailed: spec(9433, OWN_SIGNATURE, 'The HTTP request to {url} failed: {detail}'),
+  /** A mail sent to a server the host does not allow (entistore's `--allow-smtp`). */
+  SmtpNotAllowed: spec(9435, OWN_SIGNATURE, 'Mail to {server} is not allowed here: {detail}'),
+  /** A mail that got no reply to tell: the network, TLS, a timeout (4D: an error, status 0). */
+  SmtpFailed: spec(9436, OWN_SIGNATURE, 'The mail to {server} failed: {detail}'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */

@@ -52,6 +52,7 @@ exposed Function unavailable() : Collection
 	End try
 	Try
 		var $smtp : Object:=SMTP New transporter({host: "smtp.example.com"})
+		var $sent : Object:=$smtp.send({from: "desk@example.com"; to: "ann@example.com"; subject: "Hi"})
 	Catch
 		$errors.push(Last errors[0])
 	End try
