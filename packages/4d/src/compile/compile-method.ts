@@ -7,6 +7,7 @@ import type { MethodFileNode } from '../ast/files.js'
 import { parse4d } from '../grammar/parse.js'
 import { FourDFunction } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
+import type { CallFrame } from '../runtime/context/call-chain.js'
 import { analyze } from './analyze.js'
 import type { Analysis } from './analysis.js'
 import { buildFunction } from './build.js'
@@ -27,6 +28,8 @@ export interface CompileOptions {
    * its own (its `cs`, methods and variables); none: the caller's.
    */
   readonly enter?: (rt: Runtime) => Runtime
+  /** The project's or the component's name, as `Get call chain` gives it. @default "" */
+  readonly database?: string
 }
 
 export interface MethodOptions extends CompileOptions {
@@ -46,17 +49,42 @@ export interface CompiledMethod {
   call(rt: Runtime, args?: readonly unknown[]): unknown
 }
 
+// The kinds of get-call-chain.md: a class's member is a class function.
+const FRAME_TYPES: Readonly<Record<Unit['kind'], string>> = {
+  method: 'projectMethod',
+  constructor: 'classFunction',
+  function: 'classFunction',
+  getter: 'classFunction',
+  setter: 'classFunction',
+  initializer: 'classFunction',
+  orda: 'classFunction',
+  formula: 'executeFormula',
+}
+
 /** The Function object of a unit, its code made at its first call. */
 export function lazyFunction(analysis: Analysis, options: CompileOptions): FourDFunction {
   const emit = { ...DEFAULT_EMIT_OPTIONS, ...options.emit }
   const unit = analysis.unit
   const enter = options.enter
+  const frame: CallFrame = {
+    type: FRAME_TYPES[unit.kind],
+    name: unit.name,
+    file: unit.file,
+    database: options.database ?? '',
+  }
   return new FourDFunction(unit.name, {
     build: () => {
       const impl = buildFunction(emitUnit(analysis, emit), unit.file)
-      return enter === undefined
-        ? impl
-        : (rt, self, args, context) => impl(enter(rt), self, args, context)
+      // Each run is a step of the call chain while it runs (`Get call chain`).
+      return (rt, self, args, context) => {
+        const on = enter === undefined ? rt : enter(rt)
+        on.calls.push(frame)
+        try {
+          return impl(on, self, args, context)
+        } finally {
+          on.calls.pop()
+        }
+      }
     },
   })
 }

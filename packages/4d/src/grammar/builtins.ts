@@ -17,8 +17,9 @@ export type Builtin =
 /**
  * The constants 4D code most often writes by name, as the documentation spells them (value types,
  * date and time formats, characters, math, ORDA and collection options, file and folder kinds,
- * application types, system formats, 4D folders, database parameters, break modes). One whose first word is a command (`Date
- * separator`, `Folder separator`) or that is one word (`tool4d`) parses only from here.
+ * application types, system formats, 4D folders, database parameters, break modes, ZIP options).
+ * One whose first word is a command (`Date separator`, `Folder separator`) or that is one word
+ * (`tool4d`) parses only from here.
  * The compiler finds their values; an unlisted one-word constant parses as a name.
  */
 const CONSTANT_NAMES = `
@@ -49,6 +50,9 @@ ck ignore null or empty|ck keep empty strings|ck keep null|MD5 digest|SHA1 diges
 SHA256 digest|SHA512 digest|MAXLONG|MAXINT|ek local|ek global
 HTTP GET method|HTTP POST method|HTTP PUT method|HTTP DELETE method|HTTP HEAD method
 HTTP OPTIONS method|HTTP TRACE method
+mail mode ISO2022JP|mail mode ISO88591|mail mode UTF8|mail mode UTF8 in base64
+SMTP authentication CRAM MD5|SMTP authentication login|SMTP authentication OAUTH2
+SMTP authentication plain|mail disposition attachment|mail disposition inline
 Into Windows log events|Into 4D debug message|Into 4D request log|Into 4D commands log
 Into 4D diagnostic log|Into system standard outputs|Information message|Warning message|Error message
 Native byte ordering|Macintosh byte ordering|PC byte ordering|Native real format
@@ -81,6 +85,9 @@ Server base process stack size|SMTP Log|Spellchecker|SQL Autocommit|SQL Engine c
 SQL Server Port ID|SSL cipher list|TCPUDP log recording|Times inside objects|Tips delay
 Tips duration|Tips enabled|Use legacy network layer|User param value|Document unchanged
 Document with native format|Document with CRLF|Document with CR|Document with LF|_o_Is float
+ZIP Compression none|ZIP Compression standard|ZIP Without enclosing folder|ZIP Ignore invisible files
+ZIP Encryption none|ZIP Compression LZMA|ZIP Compression XZ|ZIP Encryption AES128
+ZIP Encryption AES192|ZIP Encryption AES256
 `
 
 /** 4D's system variables; the `Error …` ones are two words. */

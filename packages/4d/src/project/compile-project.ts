@@ -88,6 +88,8 @@ export interface CompileProjectOptions {
   readonly dataClasses?: readonly string[]
   /** The components the project loads (`readProjectComponents`): their code is compiled too. */
   readonly components?: readonly ComponentSources[]
+  /** The project's name, as `Get call chain` gives it. @default "" */
+  readonly name?: string
 }
 
 /** What building a class store needs: the store's options, each file's session, the entry. */
@@ -103,10 +105,10 @@ export function compileProject(
 ): CompiledProject {
   const loaded = (options.components ?? []).map((c) => ({
     source: c,
-    code: c.compiled ? undefined : compileCode(c.files, []),
+    code: c.compiled ? undefined : compileCode(c.files, [], c.name),
   }))
   const shared = loaded.flatMap(({ source, code }) => (code === undefined ? [] : source.shared))
-  const { classes, methods, build: buildOwn } = compileCode(sources, shared)
+  const { classes, methods, build: buildOwn } = compileCode(sources, shared, options.name ?? '')
   // The components' stores first: each is `cs.<namespace>` of the host's, its shared methods the
   // host's methods, its functions run on a context of its own (component-runtime.ts).
   const build: Build = (storeOptions, sessionOf) => {
@@ -179,6 +181,7 @@ export function compileProject(
 function compileCode(
   sources: readonly ProjectSource[],
   otherMethods: readonly string[],
+  database: string,
 ): { classes: ProjectClass[]; methods: ProjectMethod[]; build: Build } {
   const classes: ProjectClass[] = []
   const methods: ProjectMethod[] = []
@@ -202,12 +205,24 @@ function compileCode(
   const build: Build = (options, sessionOf, enter) => {
     const store = new ClassStore(options)
     for (const c of classes)
-      compileClass(c.ast, store, { name: c.name, text: c.text, session: sessionOf(c.file), enter })
+      compileClass(c.ast, store, {
+        name: c.name,
+        text: c.text,
+        session: sessionOf(c.file),
+        enter,
+        database,
+      })
     const registry = new MethodRegistry()
     for (const m of methods)
       registry.define(
         m.name,
-        compileMethod(m.ast, { name: m.name, text: m.text, session: sessionOf(m.file), enter }).fn,
+        compileMethod(m.ast, {
+          name: m.name,
+          text: m.text,
+          session: sessionOf(m.file),
+          enter,
+          database,
+        }).fn,
       )
     return { classes: store, methods: registry }
   }

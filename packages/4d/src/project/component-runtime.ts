@@ -39,6 +39,8 @@ export function componentEntry(
         storage: rt.storage,
         compileFormula: rt.compileFormula,
       })
+      // One call chain for the process, whichever code runs.
+      own.calls = rt.calls
       made.set(rt, own)
     }
     return own

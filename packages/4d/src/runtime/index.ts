@@ -20,6 +20,7 @@
  *   runtime-parts.ts;
  * - classes/: the built-in classes (`4D.Blob`, the messages…) and the collection's functions;
  * - files/: `4D.File` and `4D.Folder` on the project's folders;
+ * - mail/: outgoing mail: the MIME writer, `4D.SMTPTransporter`, `4D.MailAttachment`;
  * - commands/: the command table and the commands, theme by theme;
  * - this file, which assembles them.
  */
@@ -34,6 +35,9 @@ import { WEB_FORM_CLASS, WEB_FORM_ITEM_CLASS } from './classes/web-form.js'
 import { COMMANDS } from './commands/index.js'
 import { provideRuntimeParts } from './context/runtime-parts.js'
 import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
+import { MAIL_ATTACHMENT_CLASS } from './mail/mail-attachment.js'
+import { SMTP_TRANSPORTER_CLASS } from './mail/smtp-transporter.js'
+import { ZIP_ARCHIVE_CLASS, ZIP_FILE_CLASS, ZIP_FOLDER_CLASS } from './files/zip-objects.js'
 
 provideRuntimeParts({
   commands: COMMANDS.impls,
@@ -45,6 +49,9 @@ provideRuntimeParts({
     ['Function', FUNCTION_CLASS],
     ['File', FILE_CLASS],
     ['Folder', FOLDER_CLASS],
+    ['ZipArchive', ZIP_ARCHIVE_CLASS],
+    ['ZipFile', ZIP_FILE_CLASS],
+    ['ZipFolder', ZIP_FOLDER_CLASS],
     ['OutgoingMessage', OUTGOING_MESSAGE_CLASS],
     ['IncomingMessage', INCOMING_MESSAGE_CLASS],
     ['Blob', BLOB_CLASS],
@@ -52,6 +59,8 @@ provideRuntimeParts({
     ['WebFormItem', WEB_FORM_ITEM_CLASS],
     ['HTTPRequest', HTTP_REQUEST_CLASS],
     ['Signal', SIGNAL_CLASS],
+    ['SMTPTransporter', SMTP_TRANSPORTER_CLASS],
+    ['MailAttachment', MAIL_ATTACHMENT_CLASS],
   ],
 })
 

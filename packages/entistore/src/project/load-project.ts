@@ -160,7 +160,11 @@ export async function loadProject(
   if (components !== undefined) componentNotes(components, files.project, notes)
   const code = fourD.compileProject(
     options.code === false ? sources.files.filter((f) => f.kind === 'class') : sources.files,
-    { dataClasses: names, ...(components === undefined ? {} : { components: components.found }) },
+    {
+      dataClasses: names,
+      name: model.__NAME,
+      ...(components === undefined ? {} : { components: components.found }),
+    },
   )
   const declared = fourD.projectDeclarations(
     code,

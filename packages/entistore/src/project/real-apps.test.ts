@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { runCli, startServe } from '../commands/cli-serve.fixture.js'
 import { DOCS, projectCopy, served, type Json } from './four-d-rest.fixture.js'
+import { smtpServer } from './smtp-server.fixture.js'
 
 const PLANNER = fileURLToPath(new URL('test-projects/event-planner', import.meta.url))
 const UUID = /^[0-9A-F]{32}$/
@@ -216,6 +217,15 @@ describe('a project written as public Qodly and 4D applications are', () => {
           requests: true,
           // "a;b" CRLF "1;2": the break mode asked for.
           bytes: 8,
+          chain: [
+            {
+              type: 'classFunction',
+              name: 'DataStore.environment',
+              // The statement's first line; the structure's name.
+              line: 144,
+              database: 'eventPlanner',
+            },
+          ],
         },
       })
       expect(readFileSync(join(project, 'Data/export.csv'), 'utf8')).toBe('a;b\r\n1;2')
@@ -306,5 +316,49 @@ describe('forceLogin in roles.json with no authentify function', () => {
     expect(notes).toContainEqual(
       expect.stringMatching(/forceLogin is on and no exposed DataStore function authentify/),
     )
+  })
+})
+
+describe('outgoing mail (SMTP New transporter, `serve --allow-smtp`)', () => {
+  it('sends a notice through the server allowed, and answers its status', async () => {
+    const server = await smtpServer({ refuse: ['nobody@example.org'] })
+    try {
+      const post = await served(PLANNER, { allowSmtp: ['127.0.0.1'] })
+      expect(await post('$catalog/mailTo', ['ada@example.org', server.port])).toEqual({
+        status: 200,
+        json: { result: { success: true, status: 250, statusText: '2.0.0 Ok: queued as 42' } },
+      })
+      const [dialogue] = await server.sessions()
+      expect(dialogue).toEqual(
+        expect.arrayContaining([
+          'C: MAIL FROM:<planner@example.com>',
+          'C: RCPT TO:<ada@example.org>',
+        ]),
+      )
+      const data = dialogue!.find((l) => l.startsWith('DATA: '))!
+      expect(data).toContain('\r\nFrom: Planner <planner@example.com>\r\n')
+      expect(data).toContain('\r\nSubject: Your inscription\r\n')
+      expect(data).toContain('\r\n\r\nSee you on Monday.\r\n')
+      // A refused recipient is the status the docs give, success False.
+      expect(await post('$catalog/mailTo', ['nobody@example.org', server.port])).toEqual({
+        status: 200,
+        json: {
+          result: {
+            success: false,
+            status: 550,
+            statusText: '5.1.1 <nobody@example.org>: Recipient address rejected',
+          },
+        },
+      })
+      // None allowed by default: the error Try sees, and no connection.
+      const closed = await served(PLANNER)
+      expect(await closed('$catalog/mailTo', ['ada@example.org', server.port])).toEqual({
+        status: 200,
+        json: { result: { error: 9435 } },
+      })
+      expect(await server.sessions()).toHaveLength(2)
+    } finally {
+      await server.close()
+    }
   })
 })

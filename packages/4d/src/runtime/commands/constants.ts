@@ -125,6 +125,20 @@ const HTTP_METHODS: Readonly<Record<string, string>> = {
   'HTTP TRACE method': 'TRACE',
 }
 
+// The Mail theme's texts (Transporter.md, MailAttachmentClass.md): charsets, logins, dispositions.
+const MAIL: Readonly<Record<string, string>> = {
+  'mail mode ISO2022JP': 'US-ASCII_ISO-2022-JP_UTF8_QP',
+  'mail mode ISO88591': 'ISO-8859-1',
+  'mail mode UTF8': 'US-ASCII_UTF8_QP',
+  'mail mode UTF8 in base64': 'US-ASCII_UTF8_B64',
+  'SMTP authentication CRAM MD5': 'CRAM-MD5',
+  'SMTP authentication login': 'LOGIN',
+  'SMTP authentication OAUTH2': 'OAUTH2',
+  'SMTP authentication plain': 'PLAIN',
+  'mail disposition attachment': 'attachment',
+  'mail disposition inline': 'inline',
+}
+
 const CHARACTERS: Readonly<Record<string, number>> = {
   Enter: 3,
   Backspace: 8,
@@ -174,6 +188,18 @@ const FILES: Readonly<Record<string, number>> = {
   'fk ignore invisible': 8,
   'Delete only if empty': 0,
   'Delete with contents': 1,
+}
+
+// ZIP (zip-create-archive.md): the page names these constants but gives no values, so these are
+// a choice: the compressions take libzip's method codes (4D zips with libzip, `Libzip version`),
+// -1 its default (deflate) and 0 stored; the options are bits. LZMA, XZ and AES are not written
+// here (commands/zip.ts): they have no value, so they raise "not implemented" when reached.
+const ZIP: Readonly<Record<string, number>> = {
+  'ZIP Compression none': 0,
+  'ZIP Compression standard': -1,
+  'ZIP Without enclosing folder': 1,
+  'ZIP Ignore invisible files': 2,
+  'ZIP Encryption none': 0,
 }
 
 // Application type (application-type.md): Entistore answers 4D Server's.
@@ -320,11 +346,13 @@ const TABLE = new Map<string, number | string>(
     ...DIGESTS,
     ...LOG_EVENTS,
     ...HTTP_METHODS,
+    ...MAIL,
     ...CHARACTERS,
     ...MATH,
     ...DAYS_AND_MONTHS,
     ...ORDA,
     ...FILES,
+    ...ZIP,
     ...FORMULAS,
     ...BLOBS,
     ...APPLICATION_TYPES,

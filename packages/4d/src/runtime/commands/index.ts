@@ -26,12 +26,14 @@ import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { DOCUMENT_COMMANDS } from './documents.js'
 import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
+import { MAIL_COMMANDS } from './mail.js'
 import { PICTURE_COMMANDS } from './pictures.js'
 import { POINTER_COMMANDS } from './pointers.js'
 import { PROCESS_4D_TAGS_COMMANDS } from './process-4d-tags.js'
 import { UI_COMMANDS } from './ui.js'
 import { WEB_FORM_COMMANDS } from './web-form.js'
 import { WEB_SERVER_COMMANDS } from './web-server.js'
+import { ZIP_COMMANDS } from './zip.js'
 
 export const COMMANDS = buildCommandTable([
   LANGUAGE_COMMANDS,
@@ -60,9 +62,11 @@ export const COMMANDS = buildCommandTable([
   PICTURE_COMMANDS,
   LOG_EVENT_COMMANDS,
   HTTP_CLIENT_COMMANDS,
+  MAIL_COMMANDS,
   POINTER_COMMANDS,
   DOCUMENT_COMMANDS,
   PROCESS_4D_TAGS_COMMANDS,
+  ZIP_COMMANDS,
 ])
 
 export { constantValue } from './constants.js'

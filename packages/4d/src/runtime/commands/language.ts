@@ -1,7 +1,7 @@
 /**
  * @module The Language and Boolean themes (docs/commands/theme/Language.md, Boolean.md) and the
  * error commands: `Not`, `Bool`, `Value type`, `Type`, `Undefined`, `Choose`, `Last errors`,
- * `ASSERT`, `Asserted` (ASSERT that returns True), and `CLEAR VARIABLE` (the variable's empty
+ * `ASSERT`, `Asserted` (ASSERT that returns True), `Get call chain` (context/call-chain.ts), and `CLEAR VARIABLE` (the variable's empty
  * value, an array with no element). `Count parameters`, `Current method name` and the `C_`
  * declarations are the compiler's (it knows the answer where the call is written); `This`,
  * `Super`, `cs`, `4D`, `ds`, `True`, `False`, `Null` and `Formula` are the grammar's own nodes;
@@ -12,6 +12,8 @@
  * `Type` of a value, having no declaration to read here, gives the same as `Value type`.
  * Commands about pointers and the interpreter do not run here.
  */
+import { fromJSON } from '../convert/json.js'
+import { callChain } from '../context/call-chain.js'
 import { toBool } from '../convert/conversions.js'
 import { defaultValue, type DeclaredType } from '../convert/assign.js'
 import { raise } from '../errors/fourd-error.js'
@@ -156,4 +158,10 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
   { number: 308, name: 'Self', notRunnable: 'pointers' },
   // No debugger opens here: TRACE is ignored, as a compiled 4D application ignores it.
   { number: 157, name: 'TRACE', signature: '()', impl: () => undefined },
+  {
+    number: 1662,
+    name: 'Get call chain',
+    signature: '(): Collection',
+    impl: (rt) => fromJSON(callChain(rt.calls)),
+  },
 ]

@@ -5,6 +5,7 @@
  * owns it, below the commands: the Runtime holds the commands' code (`rt.k`, typed CommandImpl)
  * and the commands receive the Runtime, so the interface between them is the lower one's.
  */
+import type { CallFrame } from './call-chain.js'
 import type { FileHost } from './file-host.js'
 import type { FourDFunction, FunctionImpl } from './function-object.js'
 import type { Pointer } from '../pointers/pointer.js'
@@ -106,6 +107,52 @@ export interface HttpHost {
   request(ask: HttpAsk): HttpReply | { readonly refused: string } | { readonly failed: string }
 }
 
+/** A mail 4D code sends (`4D.SMTPTransporter`'s `send()`), or without `message` a connection check. */
+export interface SmtpAsk {
+  readonly host: string
+  readonly port: number
+  /** TLS from the start (`implicit`, port 465), or STARTTLS once the server offers it. */
+  readonly tls: 'implicit' | 'starttls'
+  /** Go on unencrypted when the server offers no STARTTLS (`acceptUnsecureConnection`). */
+  readonly acceptUnsecure: boolean
+  /**
+   * Logging in, when the transporter has a user: a password, or an OAuth2 token; `mode`, the
+   * mechanism asked (PLAIN, LOGIN, CRAM-MD5, OAUTH2), else the strongest the server offers.
+   */
+  readonly auth?: {
+    readonly user: string
+    readonly password?: string
+    readonly token?: string
+    readonly mode?: string
+  }
+  /** To connect and be greeted (`connectionTimeOut`). */
+  readonly connectTimeoutMs: number
+  /** For the whole dialogue (`sendTimeOut`). */
+  readonly sendTimeoutMs: number
+  /** The envelope (MAIL FROM, each RCPT TO) and the message as the MIME writer wrote it. */
+  readonly message?: {
+    readonly from: string
+    readonly recipients: readonly string[]
+    readonly mime: Uint8Array
+  }
+}
+
+/** The server's last reply: the one that ended the dialogue (DATA's, or the first refusal). */
+export interface SmtpReply {
+  readonly status: number
+  readonly statusText: string
+}
+
+/**
+ * Outgoing mail, synchronous as 4D's functions are: the host's, which decides which servers code
+ * may reach (entistore's: those `--allow-smtp` names, none by default). A server it does not allow
+ * is `{ refused }`, a dialogue that fails with no reply to tell (the network, TLS, a timeout)
+ * `{ failed }`; any reply of the server, a refusal included, is an SmtpReply.
+ */
+export interface SmtpHost {
+  send(ask: SmtpAsk): SmtpReply | { readonly refused: string } | { readonly failed: string }
+}
+
 /**
  * Image conversions, synchronous as 4D's commands are (`CREATE THUMBNAIL`, `PICTURE TO BLOB` to
  * another codec): the host's (entistore's runs sharp in a worker thread). Throws when the bytes
@@ -133,6 +180,8 @@ export interface CommandContext {
   readonly images?: ImageHost | undefined
   /** Outgoing HTTP requests (`HTTP Request`); undefined: they raise when reached. */
   readonly http?: HttpHost | undefined
+  /** Outgoing mail (`SMTP New transporter`); undefined: a send raises when reached. */
+  readonly smtp?: SmtpHost | undefined
   /** The workers (`CALL WORKER`); undefined: the commands raise when reached. */
   readonly workers?: WorkerHost | undefined
   /** The worker this code runs in (`Current process name`); undefined: a call's own process. */
@@ -158,6 +207,8 @@ export interface CommandContext {
   call(target: unknown, name: string, args: unknown[]): unknown
   /** The datastore the code runs on (`ds`), the host's; undefined for none. */
   readonly ds: unknown
+  /** What runs now, innermost last (`Get call chain`). */
+  readonly calls: readonly CallFrame[]
 }
 
 /** A command's code: the context, then its arguments as 4D values. */

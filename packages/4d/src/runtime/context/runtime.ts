@@ -30,6 +30,7 @@ import type {
   FormulaCompiler,
   HttpHost,
   ImageHost,
+  SmtpHost,
   WorkerHost,
   WebServerHost,
 } from './command-context.js'
@@ -41,6 +42,7 @@ import { MethodRegistry } from './methods.js'
 import { keptPointer, type Pointer } from '../pointers/pointer.js'
 import { withRuntime } from './running.js'
 import { runtimeParts } from './runtime-parts.js'
+import type { CallFrame } from './call-chain.js'
 
 /** A formula's text that is one name (a project method's, when one has it). */
 const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
@@ -70,8 +72,9 @@ export interface RuntimeOptions {
   readonly log?: EventLog
   /** Image conversions (`CREATE THUMBNAIL`): the host's. */
   readonly images?: ImageHost
-  /** Outgoing HTTP requests (`HTTP Request`): the host's, which allows the hosts. */
+  /** Outgoing HTTP requests (`HTTP Request`) and mail (`4D.SMTPTransporter`): the host's. */
   readonly http?: HttpHost
+  readonly smtp?: SmtpHost
   /** The workers (`CALL WORKER`): the project runner's. */
   readonly workers?: WorkerHost
   /** Running in a worker: its name, and its process variables, kept from job to job. */
@@ -111,6 +114,7 @@ export class Runtime {
   readonly log: EventLog | undefined
   readonly images: ImageHost | undefined
   readonly http: HttpHost | undefined
+  readonly smtp: SmtpHost | undefined
   readonly workers: WorkerHost | undefined
   readonly worker: string | undefined
   readonly files: FileHost | undefined
@@ -120,13 +124,14 @@ export class Runtime {
   readonly k: readonly (CommandImpl | undefined)[] = runtimeParts().commands
   /** The bare `*`, `>`, `<` arguments of commands. */
   readonly sym = SYMBOLS
+  /** What runs now, innermost last (`Get call chain`; a component's run shares its caller's). */
+  calls: CallFrame[] = []
   /** The errors `Last errors` returns: the last one caught by `Try`, with the deferred ones. */
   lastErrors: readonly FourDError[] | null = null
   /** The error-handling method `ON ERR CALL` installed ("" for none). */
   errorMethod = ''
   #handlingError = false
-  // Made at their first use: most runs (a computed attribute's getter, run for each entity read)
-  // declare no process variable and meet no singleton, and three maps a run are felt there.
+  // Made at first use: most runs (a computed getter) declare no variable and meet no singleton.
   #processSingletons: Map<ClassObject, object> | undefined
   #variables: Map<string, unknown> | undefined
   #pointers: Map<string, Pointer> | undefined
@@ -146,6 +151,7 @@ export class Runtime {
     this.log = options.log
     this.images = options.images
     this.http = options.http
+    this.smtp = options.smtp
     this.workers = options.workers
     this.worker = options.worker?.name
     this.#variables = options.worker?.variables
@@ -397,10 +403,7 @@ export class Runtime {
     return placeError(e, method, file, line)
   }
 
-  /**
-   * The error a `Try` caught: placed, and made `Last errors`. An error 4D code may not catch (the
-   * budget's) goes on.
-   */
+  /** The error a `Try` caught, placed and made `Last errors`; one code may not catch goes on. */
   caught(e: unknown, method: string, file: string, line: number): FourDError {
     const err = placeError(e, method, file, line)
     if (!catchable(err)) throw err

@@ -143,4 +143,17 @@ exposed Function environment() : Object
 	$file.setText("a;b"+Char(Carriage return)+"1;2"; "UTF-8"; Document with CRLF)
 	return {tables: $tables; during: $during; restored: Get database parameter(Debug log recording); \
 		started: $info.started; port: $info.options.webPortID; requests: $info.httpRequestCount>0; \
-		bytes: $file.size}
+		bytes: $file.size; chain: Get call chain}
+
+// A notice mailed as real applications mail theirs: through the server a transporter names, the
+// status 4D answers (a refused recipient too), and the error of a server the host does not allow.
+exposed Function mailTo($address : Text; $port : Integer) : Object
+	var $transporter : 4D.SMTPTransporter
+	var $status : Object
+	$transporter:=SMTP New transporter({host: "127.0.0.1"; port: $port; acceptUnsecureConnection: True})
+	$status:=Try($transporter.send({from: "Planner <planner@example.com>"; to: $address; \
+		subject: "Your inscription"; textBody: "See you on Monday."}))
+	If ($status=Null)
+		return {error: Last errors[0].errCode}
+	End if
+	return $status
