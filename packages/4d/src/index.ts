@@ -33,6 +33,9 @@ export { FourDFunction, type FunctionImpl } from './runtime/context/function-obj
 export { COMMANDS, type CommandSpec } from './runtime/commands/index.js'
 export type {
   EventLog,
+  ExecAsk,
+  ExecHost,
+  ExecReply,
   HttpAsk,
   HttpHost,
   HttpReply,

@@ -35,6 +35,8 @@ export function componentEntry(
         log: rt.log,
         images: rt.images,
         http: rt.http,
+        smtp: rt.smtp,
+        exec: rt.exec,
         workers: rt.workers,
         storage: rt.storage,
         compileFormula: rt.compileFormula,

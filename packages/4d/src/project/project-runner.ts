@@ -41,6 +41,7 @@ import type {
   HttpHost,
   ImageHost,
   SmtpHost,
+  ExecHost,
   WebServerHost,
 } from '../runtime/context/command-context.js'
 
@@ -64,6 +65,8 @@ export interface ProjectRunnerOptions {
   readonly http?: HttpHost
   /** Outgoing mail (`4D.SMTPTransporter`'s `send()`); none: a send raises when reached. */
   readonly smtp?: SmtpHost
+  /** External programs (`LAUNCH EXTERNAL PROCESS`); none: they raise when reached. */
+  readonly exec?: ExecHost
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -171,6 +174,7 @@ export class ProjectRunner {
       images: this.#options.images,
       http: this.#options.http,
       smtp: this.#options.smtp,
+      exec: this.#options.exec,
       workers,
       worker,
       webServer,

@@ -24,6 +24,8 @@ export interface ServeCliOptions {
   readonly allowHttp: readonly string[]
   /** The mail servers the project's 4D code may send mail through (`--allow-smtp`). */
   readonly allowSmtp: readonly string[]
+  /** The programs the project's 4D code may run (`--allow-exec`). */
+  readonly allowExec: readonly string[]
   /** Folders of downloaded components for the project's dependencies (`--components`). */
   readonly components: readonly string[]
   readonly port: number

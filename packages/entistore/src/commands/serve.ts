@@ -21,7 +21,7 @@ import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--allow-smtp <hosts>] [--components <folder>] [--port N] [--host H] [--watch]
+                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--allow-smtp <hosts>] [--allow-exec <programs>] [--components <folder>] [--port N] [--host H] [--watch]
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
@@ -58,6 +58,8 @@ ${LIMITS_HELP}
                 host, host:port or *.domain, comma-separated; none by default
   --allow-smtp  the mail servers the --project's 4D code may send mail through (SMTP New
                 transporter), as --allow-http takes hosts; none by default
+  --allow-exec  the programs the --project's 4D code may run (LAUNCH EXTERNAL PROCESS), by name
+                (on the PATH) or path, comma-separated; none by default
   --components  a folder of downloaded 4D components (GitHub dependencies, 4D NetKit…) for what the
                 --project's dependencies.json names; may be given again
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
@@ -162,6 +164,7 @@ export const serveCommand: Command = {
     roles: { type: 'string' },
     'allow-http': { type: 'string' },
     'allow-smtp': { type: 'string' },
+    'allow-exec': { type: 'string' },
     components: { type: 'string', multiple: true },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
@@ -232,6 +235,10 @@ export const serveCommand: Command = {
       roles: values.roles as string | undefined,
       allowHttp: hostList(values['allow-http'] as string | undefined, '--allow-http'),
       allowSmtp: hostList(values['allow-smtp'] as string | undefined, '--allow-smtp'),
+      allowExec: ((values['allow-exec'] as string | undefined) ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
       components: (values.components as string[] | undefined) ?? [],
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,

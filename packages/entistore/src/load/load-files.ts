@@ -123,6 +123,11 @@ export interface LoadFilesOptions {
    */
   readonly allowSmtp?: readonly string[]
   /**
+   * With `project`: the programs its 4D code may run (`LAUNCH EXTERNAL PROCESS`), by name or path,
+   * as `entistore serve --allow-exec` takes them. @default none
+   */
+  readonly allowExec?: readonly string[]
+  /**
    * With `project`: folders of downloaded components (4D's local cache of GitHub dependencies,
    * 4D's own components), searched for what its dependencies.json names (load-project.ts).
    * @default none
@@ -296,6 +301,7 @@ async function projectFunctionsOf(
   const code = await projectCode(project, project.model.dataClasses, given, project.computed, {
     allowHttp: options.allowHttp ?? [],
     allowSmtp: options.allowSmtp ?? [],
+    allowExec: options.allowExec ?? [],
   })
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)

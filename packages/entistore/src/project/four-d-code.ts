@@ -14,6 +14,7 @@ import type { LoadedProject } from './load-project.js'
 import { httpHost } from './http-host.js'
 import { imageHost } from './image-host.js'
 import { smtpHost } from './smtp-host.js'
+import { execHost } from './exec-host.js'
 import { webServerOf } from './web-server-host.js'
 
 /** What the 4D code gives a project's datastore. */
@@ -44,7 +45,11 @@ export async function projectCode(
   dataClasses: readonly CodeDataClass[],
   module: FunctionsDef<any> | undefined,
   computed: readonly string[] = [],
-  hosts: { readonly allowHttp: readonly string[]; readonly allowSmtp?: readonly string[] } = {
+  hosts: {
+    readonly allowHttp: readonly string[]
+    readonly allowSmtp?: readonly string[]
+    readonly allowExec?: readonly string[]
+  } = {
     allowHttp: [],
   },
 ): Promise<ProjectCode> {
@@ -73,6 +78,8 @@ export async function projectCode(
       http: httpHost(hosts.allowHttp),
       // SMTPTransporter.send(): through the mail servers --allow-smtp names, none by default.
       smtp: smtpHost(hosts.allowSmtp),
+      // LAUNCH EXTERNAL PROCESS: the programs --allow-exec names, in the project's folder.
+      exec: execHost(hosts.allowExec, dirname(projectFolder)),
     }),
     dataClasses,
     notes,

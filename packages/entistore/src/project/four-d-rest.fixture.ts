@@ -47,6 +47,8 @@ export interface ServeOptions {
   readonly allowHttp?: readonly string[]
   /** The mail servers its 4D code may send mail through (`--allow-smtp`). */
   readonly allowSmtp?: readonly string[]
+  /** The programs its 4D code may run (`--allow-exec`). */
+  readonly allowExec?: readonly string[]
 }
 
 /** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
@@ -76,6 +78,7 @@ export async function served(
     ...(options.functions ? { functions: options.functions } : {}),
     ...(options.allowHttp ? { allowHttp: options.allowHttp } : {}),
     ...(options.allowSmtp ? { allowSmtp: options.allowSmtp } : {}),
+    ...(options.allowExec ? { allowExec: options.allowExec } : {}),
     onNote: (n) => options.notes?.push(n),
   })
   const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))

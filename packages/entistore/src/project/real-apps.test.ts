@@ -234,6 +234,18 @@ describe('a project written as public Qodly and 4D applications are', () => {
     }
   })
 
+  it('runs the programs serve --allow-exec names, and no other', async () => {
+    const allowed = await served(PLANNER, { allowExec: ['tr'] })
+    expect(await allowed('$catalog/shout', ['ready'])).toEqual({
+      status: 200,
+      json: { result: { out: 'READY', ok: 1, started: true } },
+    })
+    const closed = await served(PLANNER)
+    const refused = await closed('$catalog/shout', ['ready'])
+    expect(refused.status).toBe(422)
+    expect(refused.json.__ERROR[0]).toMatchObject({ errCode: 9437 })
+  })
+
   it('is checked as it is served: each note at its line, and no failure', async () => {
     const run = await runCli(['check', '--project', PLANNER])
     expect(run.code).toBe(0)

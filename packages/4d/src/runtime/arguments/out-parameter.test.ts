@@ -64,6 +64,7 @@ describe('out-parameters', () => {
       ['HTTP GET OPTION', [1]],
       ['RESOLVE POINTER', [1, 2, 3]],
       ['DOCUMENT TO BLOB', [1]],
+      ['LAUNCH EXTERNAL PROCESS', [1, 2, 3, 4]],
       ['PROCESS 4D TAGS', [1]],
     ])
   })

@@ -24,6 +24,7 @@ import { buildCommandTable } from './table.js'
 import { TOOLS_COMMANDS } from './tools.js'
 import { PASSWORD_HASH_COMMANDS } from './password-hash.js'
 import { DOCUMENT_COMMANDS } from './documents.js'
+import { EXTERNAL_PROCESS_COMMANDS } from './external-process.js'
 import { HTTP_CLIENT_COMMANDS } from './http-client.js'
 import { LOG_EVENT_COMMANDS } from './log-event.js'
 import { MAIL_COMMANDS } from './mail.js'
@@ -65,6 +66,7 @@ export const COMMANDS = buildCommandTable([
   MAIL_COMMANDS,
   POINTER_COMMANDS,
   DOCUMENT_COMMANDS,
+  EXTERNAL_PROCESS_COMMANDS,
   PROCESS_4D_TAGS_COMMANDS,
   ZIP_COMMANDS,
 ])

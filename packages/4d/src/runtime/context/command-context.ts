@@ -107,6 +107,38 @@ export interface HttpHost {
   request(ask: HttpAsk): HttpReply | { readonly refused: string } | { readonly failed: string }
 }
 
+/** A program 4D code runs (`LAUNCH EXTERNAL PROCESS`). */
+export interface ExecAsk {
+  /** As written: a name found on the PATH, or a path. */
+  readonly program: string
+  readonly args: readonly string[]
+  /** The folder it runs in (`_4D_OPTION_CURRENT_DIRECTORY`), a system path; none: the host's. */
+  readonly cwd?: string
+  /** Variables added to its environment (`SET ENVIRONMENT VARIABLE`). */
+  readonly env: Readonly<Record<string, string>>
+  /** Its standard input. */
+  readonly input: Uint8Array
+  /** Whether the call waits for it to end (`_4D_OPTION_BLOCKING_EXTERNAL_PROCESS`). */
+  readonly blocking: boolean
+}
+
+/** What it did: its process's number, what it wrote (when waited for), its exit status. */
+export interface ExecReply {
+  readonly pid: number
+  readonly stdout: Uint8Array
+  readonly stderr: Uint8Array
+  readonly status: number | null
+}
+
+/**
+ * External programs, run as 4D's commands run them: the host's, which decides which programs code
+ * may run (entistore's: those `--allow-exec` names, none by default). A program it does not allow
+ * is `{ refused }`; one that cannot start (not found) `{ failed }`, which 4D tells by OK = 0.
+ */
+export interface ExecHost {
+  run(ask: ExecAsk): ExecReply | { readonly refused: string } | { readonly failed: string }
+}
+
 /** A mail 4D code sends (`4D.SMTPTransporter`'s `send()`), or without `message` a connection check. */
 export interface SmtpAsk {
   readonly host: string
@@ -180,6 +212,8 @@ export interface CommandContext {
   readonly images?: ImageHost | undefined
   /** Outgoing HTTP requests (`HTTP Request`); undefined: they raise when reached. */
   readonly http?: HttpHost | undefined
+  /** External programs (`LAUNCH EXTERNAL PROCESS`); undefined: they raise when reached. */
+  readonly exec?: ExecHost | undefined
   /** Outgoing mail (`SMTP New transporter`); undefined: a send raises when reached. */
   readonly smtp?: SmtpHost | undefined
   /** The workers (`CALL WORKER`); undefined: the commands raise when reached. */

@@ -31,6 +31,7 @@ import type {
   HttpHost,
   ImageHost,
   SmtpHost,
+  ExecHost,
   WorkerHost,
   WebServerHost,
 } from './command-context.js'
@@ -75,6 +76,7 @@ export interface RuntimeOptions {
   /** Outgoing HTTP requests (`HTTP Request`) and mail (`4D.SMTPTransporter`): the host's. */
   readonly http?: HttpHost
   readonly smtp?: SmtpHost
+  readonly exec?: ExecHost
   /** The workers (`CALL WORKER`): the project runner's. */
   readonly workers?: WorkerHost
   /** Running in a worker: its name, and its process variables, kept from job to job. */
@@ -115,6 +117,7 @@ export class Runtime {
   readonly images: ImageHost | undefined
   readonly http: HttpHost | undefined
   readonly smtp: SmtpHost | undefined
+  readonly exec: ExecHost | undefined
   readonly workers: WorkerHost | undefined
   readonly worker: string | undefined
   readonly files: FileHost | undefined
@@ -152,6 +155,7 @@ export class Runtime {
     this.images = options.images
     this.http = options.http
     this.smtp = options.smtp
+    this.exec = options.exec
     this.workers = options.workers
     this.worker = options.worker?.name
     this.#variables = options.worker?.variables

@@ -126,6 +126,8 @@ export const ERRORS = {
   SmtpNotAllowed: spec(9435, OWN_SIGNATURE, 'Mail to {server} is not allowed here: {detail}'),
   /** A mail that got no reply to tell: the network, TLS, a timeout (4D: an error, status 0). */
   SmtpFailed: spec(9436, OWN_SIGNATURE, 'The mail to {server} failed: {detail}'),
+  /** A program the host does not allow (entistore's `--allow-exec`): `LAUNCH EXTERNAL PROCESS`. */
+  ExecNotAllowed: spec(9437, OWN_SIGNATURE, 'Running {program} is not allowed here: {detail}'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */

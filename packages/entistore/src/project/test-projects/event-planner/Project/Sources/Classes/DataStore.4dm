@@ -157,3 +157,10 @@ exposed Function mailTo($address : Text; $port : Integer) : Object
 		return {error: Last errors[0].errCode}
 	End if
 	return $status
+
+// A program the server allows (serve --allow-exec tr), given a text on its standard input.
+exposed Function shout($text : Text) : Object
+	var $out; $err : Text
+	var $pid : Integer
+	LAUNCH EXTERNAL PROCESS("tr a-z A-Z"; $text; $out; $err; $pid)
+	return {out: $out; ok: OK; started: $pid>0}
