@@ -208,13 +208,20 @@ export async function loadDatastoreFiles(
   if (dataFile !== undefined && !inferred && !csv) await checkReadable(dataFile)
   // An explicit roles file wins over the project's own.
   const rolesFile = options.roles ?? project?.files.roles
-  const rolesJson = rolesFile === undefined ? undefined : await readJsonFile(rolesFile, 'roles')
   let roles: Roles | undefined
   try {
+    const rolesJson = rolesFile === undefined ? undefined : await readJsonFile(rolesFile, 'roles')
     roles = rolesJson === undefined ? undefined : new Roles(rolesJson)
   } catch (e) {
-    if (DatastoreError.is(e)) throw new FileError(rolesFile!, e.message, { cause: e })
-    throw e
+    const refused = DatastoreError.is(e) ? new FileError(rolesFile!, e.message, { cause: e }) : e
+    // A project's own roles.json that is not permissions closes everything, said at its line: 4D
+    // opens such a project without protection, a typo must not open the data. A file given as
+    // `roles` stops the start, as every file the command line names does.
+    if (!(refused instanceof FileError) || options.roles !== undefined) throw refused
+    roles = new Roles(CLOSED)
+    options.onNote?.(
+      `${refused.message}; every dataclass, attribute and function is closed until it is fixed (4D would open the project without protection)`,
+    )
   }
   let ds: DatastoreWith<string>
   try {
@@ -277,6 +284,14 @@ export async function loadDatastoreFiles(
   if (options.eagerIndexes === true) ds.buildIndexes()
   return ds
 }
+
+/** Permissions that grant nothing to anyone: what a project's roles.json that cannot be read gives. */
+const CLOSED = {
+  privileges: [],
+  roles: [],
+  permissions: { allowed: [] },
+  restrictedByDefault: true,
+} as const
 
 /** A 4D project folder's model, its notes told: `serve --project`. */
 async function readProject(

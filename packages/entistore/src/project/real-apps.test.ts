@@ -309,6 +309,32 @@ describe("Qodly's server API for pages (WebFormClass.md, WebFormItemClass.md)", 
   })
 })
 
+describe('a roles.json that is not valid JSON', () => {
+  it('starts with every dataclass and function closed, and says where the file is wrong', async () => {
+    const broken = projectCopy(PLANNER, {
+      'Project/Sources/roles.json': '{\n  "privileges": [\n    4. ]\n}\n',
+    })
+    const notes: string[] = []
+    const post = await served(broken, { notes })
+    expect(notes).toContainEqual(
+      expect.stringMatching(
+        /roles\.json:3:\d+: the roles file is not valid JSON: .*; every dataclass, attribute and function is closed until it is fixed/,
+      ),
+    )
+    const client = post.client()
+    expect((await client.get('$catalog')).status).toBe(200)
+    const read = await client.get('Event')
+    expect(read.status).toBeGreaterThanOrEqual(400)
+    expect(read.json.__ERROR).toBeDefined()
+    expect((await post('$catalog/generate', [1])).json.__ERROR).toBeDefined()
+    // check says it at the file's line, as serve does, and does not fail for it.
+    const run = await runCli(['check', '--project', broken])
+    expect(run.out.join('\n')).toMatch(
+      /roles\.json:3:\d+: warning: the roles file is not valid JSON/,
+    )
+  })
+})
+
 describe('forceLogin in roles.json with no authentify function', () => {
   it('starts, refuses guests as 4D does, describes the datastore, and says why', async () => {
     const project = projectCopy(DOCS, {
