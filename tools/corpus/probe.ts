@@ -34,6 +34,11 @@ export interface Tally {
   readonly filled?: readonly string[]
   /** Of those tried, what fails in 4D as well (the manifest's `failsIn4D`): `Name: why`. */
   readonly asIn4D?: readonly string[]
+  /**
+   * Of those tried, what a project whose roles.json is not valid refuses: Entistore closes
+   * everything there, where 4D would serve it unprotected (compat.md). Entistore's choice.
+   */
+  readonly closed?: readonly string[]
 }
 
 export interface ProjectResult {
@@ -309,7 +314,14 @@ export async function probeProject(e: CorpusEntry): Promise<ProjectResult> {
     read = await reads(client, tables)
     as = 'user'
   }
-  const made = await creates(client, tables, e.failsIn4D ?? {})
+  let made = await creates(client, tables, e.failsIn4D ?? {})
+  // A roles.json that is not valid closes everything: its refusals are that choice's, not the app's.
+  if (server.said.some((l) => l.includes('is closed until it is fixed'))) {
+    const closed = [...(made.tally.refused ?? [])].map((r) =>
+      r.replace(/: .*$/, ': closed, its roles.json not being valid'),
+    )
+    made = { ...made, tally: { ...made.tally, refused: [], closed } }
+  }
   const declared = await declaredAttributes(client, tables, all.body, made.keys)
   await server.stop()
   return {

@@ -9,14 +9,15 @@ const START = '<!-- corpus:start -->'
 const END = '<!-- corpus:end -->'
 
 // What 4D would not do either: refused by the application's rules, or failing in 4D as well.
-const refusedOf = (t: Tally): number => (t.refused?.length ?? 0) + (t.asIn4D?.length ?? 0)
+const refusedOf = (t: Tally): number =>
+  (t.refused?.length ?? 0) + (t.asIn4D?.length ?? 0) + (t.closed?.length ?? 0)
 
 /** `worked/tried`, and what the application's own rules refused, as 4D refuses it. */
 const ratio = (t: Tally): string =>
   t.tried === 0
     ? '–'
     : `${t.tried - t.failed.length - refusedOf(t)}/${t.tried}` +
-      (refusedOf(t) === 0 ? '' : ` (${refusedOf(t)} as in 4D)`)
+      (refusedOf(t) === 0 ? '' : ` (${refusedOf(t)} refused)`)
 
 function row(r: ProjectResult): string {
   const c = r.classes
@@ -58,6 +59,7 @@ export function totals(results: readonly ProjectResult[]): Totals {
       refused: results.flatMap((r) => r.creates.refused ?? []),
       filled: results.flatMap((r) => r.creates.filled ?? []),
       asIn4D: results.flatMap((r) => r.creates.asIn4D ?? []),
+      closed: results.flatMap((r) => r.creates.closed ?? []),
     },
     classes: sum((r) => r.classes.total),
     parse: sum((r) => r.classes.parse),
@@ -81,7 +83,7 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
       : `, ${filled} of them only with the fields a form fills (empty, the application's own code fails on a null)`) +
     (refused === 0
       ? ''
-      : ` (${refused} more do what they do in 4D: ${t.creates.refused?.length ?? 0} refused by the application's own rules, ${t.creates.asIn4D?.length ?? 0} failing in the application's own code as in 4D)`)
+      : ` (${refused} more are refused: ${t.creates.refused?.length ?? 0} by the application's own rules and ${t.creates.asIn4D?.length ?? 0} by its own code, as in 4D; ${t.creates.closed?.length ?? 0} because its roles.json is not valid, which closes everything here and opens everything in 4D)`)
   const lines = [
     `Run of ${when}: ${t.projects} projects; ${t.started} start; \`check\` and \`serve\` agree on ` +
       `${t.agree}; ${created}; ${t.parse}/${t.classes} ` +
@@ -106,6 +108,7 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
       ...(r.creates.refused ?? []).map((x) => `refused by its own rules, as 4D refuses it: ${x}`),
       ...(r.creates.filled ?? []).map((x) => `a create works filled, not empty: ${x}`),
       ...(r.creates.asIn4D ?? []).map((x) => `fails as in 4D: ${x}`),
+      ...(r.creates.closed ?? []).map((x) => `refused by Entistore's choice: ${x}`),
     ]
     const blockers = Object.entries(r.classes.blockers)
       .sort((a, b) => b[1] - a[1])
