@@ -197,6 +197,40 @@ describe('a project written as public Qodly and 4D applications are', () => {
     })
   })
 
+  it("holds a component's reads to the caller's view, many sessions at once", async () => {
+    // Only the planner privilege reads events: the component's `ds.Event` is the caller's.
+    const guarded = projectCopy(PLANNER, {
+      'Project/Sources/roles.json': JSON.stringify({
+        privileges: [{ privilege: 'planner', includes: [] }],
+        roles: [],
+        permissions: {
+          allowed: [
+            { applyTo: 'Event', type: 'dataclass', read: ['planner'], create: ['planner'] },
+          ],
+        },
+      }),
+    })
+    const post = await served(guarded)
+    const planner = post.client()
+    expect((await planner.post('$catalog/authentify', ['ada', 'secret'])).json).toEqual({
+      result: true,
+    })
+    await planner.post('$catalog/generate', [2])
+    const guests = [post.client(), post.client(), post.client()]
+    const replies = await Promise.all([
+      ...guests.map((g) => g.post('$catalog/notice', ['Guest'])),
+      planner.post('$catalog/notice', ['Planner']),
+      ...guests.map((g) => g.post('$catalog/notice', ['Again'])),
+    ])
+    const planned = replies[3]!
+    expect(planned.status).toBe(200)
+    expect(planned.json.result.events).toBe(2)
+    for (const r of [...replies.slice(0, 3), ...replies.slice(4)]) {
+      expect(r.status).not.toBe(200)
+      expect(r.json.__ERROR[0]).toMatchObject({ errCode: 1557 })
+    }
+  })
+
   it('answers what generic code asks of the server, served by entistore serve', async () => {
     const project = projectCopy(PLANNER, {})
     const s = await startServe(['serve', '--project', project, '--no-explorer', '--quiet'])
