@@ -26,6 +26,15 @@ function qpBytes(text: string, underscoreIsSpace: boolean): Uint8Array {
   return Uint8Array.from(out)
 }
 
+/**
+ * `bytes` in `charset`. ISO-8859-1 is read as itself, one byte a code point: TextDecoder reads
+ * that label as windows-1252 (the WHATWG rule), whose 0x80–0x9F are other characters.
+ */
+function decode(bytes: Uint8Array, charset: string): string {
+  if (/^(iso-8859-1|latin1|iso_8859-1)$/i.test(charset)) return String.fromCharCode(...bytes)
+  return new TextDecoder(charset).decode(bytes)
+}
+
 /** The text of a field: encoded words decoded, the space between two of them dropped. */
 export function decodeWords(value: string): string {
   return value
@@ -33,8 +42,9 @@ export function decodeWords(value: string): string {
     .replace(
       /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
       (_m, charset: string, enc: string, data: string) =>
-        new TextDecoder(charset).decode(
+        decode(
           enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : qpBytes(data, true),
+          charset,
         ),
     )
 }
@@ -83,6 +93,4 @@ export function parseMime(text: string, top = true): ParsedPart {
 
 /** A text part's text, in the charset its Content-Type names. */
 export const textOf = (part: ParsedPart): string =>
-  new TextDecoder(param(part.headers.get('content-type') ?? '', 'charset') ?? 'utf-8').decode(
-    part.bytes,
-  )
+  decode(part.bytes, param(part.headers.get('content-type') ?? '', 'charset') ?? 'utf-8')
