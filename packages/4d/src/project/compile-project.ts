@@ -134,7 +134,8 @@ export function compileProject(
   // The problems are the passes', whatever the store: found once, here, with the classes named
   // that do not exist here.
   const sessions = new Map<string, Session>()
-  build({}, (file) => {
+  // The project's own files: a component's problems are its own, its store is made to run.
+  buildOwn({}, (file) => {
     const session = new Session(file)
     sessions.set(file, session)
     return session

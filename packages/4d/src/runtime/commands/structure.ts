@@ -18,11 +18,18 @@ interface TableOf {
   readonly dataClass: unknown
 }
 
+// One table list a datastore (`ds` is one object a datastore, its structure fixed): code that
+// loops `Table name($t)` over every number reads it once.
+const known = new WeakMap<object, Map<number, TableOf>>()
+
 /** The tables of the datastore the code runs on, by number (none without one). */
 function tables(rt: CommandContext): Map<number, TableOf> {
   const out = new Map<number, TableOf>()
   const ds = rt.ds
   if (typeof ds !== 'object' || ds === null || !isJsonHost(ds)) return out
+  const kept = known.get(ds)
+  if (kept !== undefined) return kept
+  known.set(ds, out)
   for (const [name, dc] of Object.entries(ds[TO_JSON]() as Record<string, unknown>)) {
     const info = rt.call(dc, 'getInfo', []) as { tableNumber?: unknown } | null
     if (typeof info?.tableNumber === 'number') out.set(info.tableNumber, { name, dataClass: dc })
