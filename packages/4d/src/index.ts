@@ -25,6 +25,7 @@ export {
 } from './compile/index.js'
 export { Runtime, type RuntimeOptions } from './runtime/index.js'
 export { budgetOf, type CodeBudget } from './runtime/context/budget.js'
+export { DEFAULT_LIMITS, limitsOf, type CodeLimits } from './runtime/values/limits.js'
 export { MethodRegistry } from './runtime/context/methods.js'
 export { FOR_EACH } from './runtime/context/iterate.js'
 export { BuiltinClassStore, ClassStore } from './runtime/context/class-store.js'

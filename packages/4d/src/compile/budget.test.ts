@@ -53,11 +53,11 @@ describe('a runaway loop stops at the budget', () => {
     expect(err.file).toBe('Project/Sources/Methods/run4d.4dm')
   })
 
-  test('an endless recursion stops with a 4D error at the depth of the call stack', () => {
+  test('an endless recursion stops with a 4D error at the bound of call depth', () => {
     // Thousands of calls deep, before the clock is read past the deadline.
     const err = budgetError('recurse', 10, { recurse: 'If (True)\n\trecurse\nEnd if' })
-    expect([err.errCode, err.method, err.line]).toEqual([9412, 'recurse', 2])
-    expect(err.message).toContain('call stack')
+    expect([err.errCode, err.method, err.line]).toEqual([9438, 'recurse', 2])
+    expect(err.message).toContain('The stack is full: 1000 calls are nested')
   })
 
   test('Try and Try/Catch do not catch it', () => {

@@ -8,6 +8,7 @@ import { parse4d } from '../grammar/parse.js'
 import { FourDFunction } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import type { CallFrame } from '../runtime/context/call-chain.js'
+import { enterCall, leaveCall } from '../runtime/ops/call-depth.js'
 import { analyze } from './analyze.js'
 import type { Analysis } from './analysis.js'
 import { buildFunction } from './build.js'
@@ -78,11 +79,13 @@ export function lazyFunction(analysis: Analysis, options: CompileOptions): FourD
       // Each run is a step of the call chain while it runs (`Get call chain`).
       return (rt, self, args, context) => {
         const on = enter === undefined ? rt : enter(rt)
+        enterCall()
         on.calls.push(frame)
         try {
           return impl(on, self, args, context)
         } finally {
           on.calls.pop()
+          leaveCall()
         }
       }
     },

@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime/context/runtime.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { toText } from '../runtime/convert/conversions.js'
 import { typeName } from '../runtime/values/kinds.js'
+import { Collection } from '../runtime/values/collection.js'
 import { viaCore } from './core-errors.js'
 
 export type MemberImpl<H> = (self: H, args: unknown[], rt: Runtime) => unknown
@@ -22,11 +23,15 @@ export function defineMembers<H>(
   for (const [name, impl] of Object.entries(defs))
     map.set(
       name,
-      new FourDFunction(`${label}.${name}`, (rt, self, args) =>
-        self instanceof kind
-          ? viaCore(() => impl(self, args, rt))
-          : raise('UnknownMemberMethod', { name }),
-      ),
+      new FourDFunction(`${label}.${name}`, (rt, self, args) => {
+        if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
+        const out = viaCore(() => impl(self, args, rt))
+        // A collection made of many entities (`toCollection()`, `distinct()`) is work the
+        // budget counts as that many loop passes: a call that reads 2,000 entities, 1,000 times
+        // over, is then stopped at the budget, not after 12 s (context/budget.ts).
+        if (out instanceof Collection && (rt.ticks -= out.length) < 0) rt.tick()
+        return out
+      }),
     )
   return map
 }

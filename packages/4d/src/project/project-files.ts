@@ -21,6 +21,7 @@ import {
 } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { FourDError, raise } from '../runtime/errors/fourd-error.js'
+import { withinLimit } from '../runtime/values/limits.js'
 import {
   pathText,
   type FileHost,
@@ -89,6 +90,7 @@ export function projectFiles(root: string): FileHost {
           size: s.size,
           modified: s.mtimeMs,
           created: s.birthtimeMs,
+          id: `${s.dev}:${s.ino}`,
         }
       }),
     readText: (p) => disk('read', p, (path) => readFileSync(path, 'utf8')),
@@ -105,7 +107,19 @@ export function projectFiles(root: string): FileHost {
       }),
     copy: (from, to) =>
       disk('copy', from, (source) =>
-        disk('copy', to, (target) => cpSync(source, target, { recursive: true })),
+        disk('copy', to, (target) => {
+          // A copy holds files and folders: a link is not copied (one to its own folder would
+          // make the copy a cycle, one out of the project a way out), and the entries met are
+          // bounded as a listing's are.
+          let met = 0
+          cpSync(source, target, {
+            recursive: true,
+            filter: (entry) => {
+              withinLimit('fileEntries', 'A copy', ++met)
+              return entry === source || !lstatSync(entry).isSymbolicLink()
+            },
+          })
+        }),
       ),
     move: (from, to) =>
       disk('move', from, (source) =>

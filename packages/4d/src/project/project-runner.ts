@@ -26,6 +26,7 @@ import { compileFormulaText } from '../compile/formula-text.js'
 import { Runtime } from '../runtime/index.js'
 import { budgetOf, type CodeBudget } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
+import { limitsOf, withLimits, type CodeLimits } from '../runtime/values/limits.js'
 import { markShared } from '../runtime/values/shared.js'
 import { newObject } from '../runtime/values/kinds.js'
 import type { ClassObject } from '../runtime/context/class-object.js'
@@ -67,6 +68,8 @@ export interface ProjectRunnerOptions {
   readonly smtp?: SmtpHost
   /** External programs (`LAUNCH EXTERNAL PROCESS`); none: they raise when reached. */
   readonly exec?: ExecHost
+  /** The bounds of sizes and call depth (values/limits.ts), each not given the default's. */
+  readonly limits?: Partial<CodeLimits>
 }
 
 /** The state a project's code keeps on one datastore. */
@@ -94,6 +97,7 @@ export interface RunContext {
 export class ProjectRunner {
   readonly #project: CompiledProject
   readonly #options: ProjectRunnerOptions
+  readonly #limits: CodeLimits
   // One running state a datastore (the call's), and one for a call made outside any.
   readonly #running = new WeakMap<object, Running>()
   readonly #noDatastore = {}
@@ -111,6 +115,7 @@ export class ProjectRunner {
   constructor(project: CompiledProject, options: ProjectRunnerOptions = {}) {
     this.#project = project
     this.#options = options
+    this.#limits = limitsOf(options.limits)
   }
 
   #runningFor(ds: Datastore | undefined): Running {
@@ -137,10 +142,12 @@ export class ProjectRunner {
     const budget = budgetOf(this.#options.budgetMs ?? 2000, running.ds?.clock ?? systemClock)
     const rt = this.#runtime(running, budget, { name: job.name, variables })
     try {
-      rt.run(() =>
-        typeof job.job === 'string'
-          ? rt.method(job.job, [...job.args])
-          : rt.invoke(job.job, undefined, [...job.args]),
+      withLimits(this.#limits, () =>
+        rt.run(() =>
+          typeof job.job === 'string'
+            ? rt.method(job.job, [...job.args])
+            : rt.invoke(job.job, undefined, [...job.args]),
+        ),
       )
     } catch (e) {
       // The caller has gone on: the error is the log's, as 4D's worker errors are its own.
@@ -215,7 +222,7 @@ export class ProjectRunner {
       else kept.contexts.set(c.name, (cx = contextOf(c, running, kept.rt)))
     }
     try {
-      return body(cx)
+      return withLimits(this.#limits, () => body(cx))
     } catch (e) {
       throw FourDError.is(e) ? errorStack(e, where, c.file) : e
     }

@@ -27,6 +27,10 @@ export {
 /** Text comparison with case and accents ignored, `@` wildcards, `%` keywords. */
 export { compareTexts, containsKeyword, textEquals } from './values/text-compare.js'
 
+// ---- Calls ----
+/** `enterCall()` before a formula's body runs, `leaveCall()` after: the bound of call depth. */
+export { enterCall, leaveCall } from './ops/call-depth.js'
+
 // ---- Operators ----
 /** `+ - * / \ % ^` and unary `-`, each type pair as 4D's tables say. */
 export { add, div, idiv, incompatible, mod, mul, neg, pow, sub } from './ops/arithmetic.js'

@@ -13,7 +13,7 @@ import {
 import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
-import { CALCULATED_COST, spend } from './budget.js'
+import { spendOnCode } from './budget.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
@@ -191,7 +191,7 @@ export function computed(
       kind: 'computed',
       // User code per row, maybe slow: counted against the query's time budget (budget.ts).
       read: (rowId) => {
-        spend(CALCULATED_COST)
+        spendOnCode()
         return read(rowId)
       },
       folds: type === 'string',

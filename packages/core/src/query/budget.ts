@@ -26,6 +26,21 @@ export const BUDGET_STEP = 4096
 /** What one call of a calculated attribute (user code) counts for, in rows. */
 export const CALCULATED_COST = 64
 
+// Calls of user code made by query work since the process started (slices.ts cuts the steps
+// whose rows call it).
+let codeRuns = 0
+
+/** Counts a call of a calculated attribute's getter (user code) made for a row. */
+export function spendOnCode(): void {
+  codeRuns++
+  spend(CALCULATED_COST)
+}
+
+/** How many calls of user code query work has made so far. */
+export function codeRunCount(): number {
+  return codeRuns
+}
+
 export interface QueryBudget {
   /** The time, on `clock`, past which query work stops. */
   readonly deadline: number

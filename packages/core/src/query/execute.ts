@@ -13,6 +13,7 @@ import type { DataClassDef } from '../schema/definitions.js'
 import type { Table } from '../store/table.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { columnReady, finish, steps, type ChangedRows, type Work } from './slices.js'
+import { BUDGET_STEP } from './budget.js'
 import { isIndexed, type PlanNode, type SetPlan } from './plan.js'
 import { visibleRows } from './visibility.js'
 import { columnOf, comparisonPredicate, linkedPredicate, type RowPredicate } from './predicate.js'
@@ -283,9 +284,14 @@ function* fusedOr(node: SetPlan, ctx: ExecContext): Work<number[]> {
   const tests: RowPredicate[] = []
   for (const o of mergeTextEqualities(scanned)) tests.push((yield* predicateOf(o, ctx)).test)
   const test: RowPredicate = tests.length === 1 ? tests[0]! : (r) => tests.some((t) => t(r))
-  yield* steps(table.scanLength, (from, to) => {
-    for (let i = from; i < to; i++) if (!seen[i] && table.has(i) && test(i)) rows.push(i)
-  })
+  yield* steps(
+    table.scanLength,
+    (from, to) => {
+      for (let i = from; i < to; i++) if (!seen[i] && table.has(i) && test(i)) rows.push(i)
+    },
+    BUDGET_STEP,
+    true,
+  )
   return rows
 }
 

@@ -24,9 +24,14 @@ import type { ExecContext } from './exec-context.js'
 
 export function* scan(table: Table, test: RowPredicate): Work<number[]> {
   const out: number[] = []
-  yield* steps(table.scanLength, (from, to) => {
-    for (let i = from; i < to; i++) if (table.has(i) && test(i)) out.push(i)
-  })
+  yield* steps(
+    table.scanLength,
+    (from, to) => {
+      for (let i = from; i < to; i++) if (table.has(i) && test(i)) out.push(i)
+    },
+    BUDGET_STEP,
+    true,
+  )
   return out
 }
 
@@ -37,18 +42,28 @@ export function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Wor
     const mark = new Uint8Array(table.rowCapacity)
     for (const r of rows) mark[r] = 1
     const out: number[] = []
-    yield* steps(table.scanLength, (from, to) => {
-      for (let i = from; i < to; i++) if (mark[i] && table.has(i) && test(i)) out.push(i)
-    })
+    yield* steps(
+      table.scanLength,
+      (from, to) => {
+        for (let i = from; i < to; i++) if (mark[i] && table.has(i) && test(i)) out.push(i)
+      },
+      BUDGET_STEP,
+      true,
+    )
     return out
   }
   const out: number[] = []
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const rowId = rows[i]!
-      if (table.has(rowId) && test(rowId)) out.push(rowId)
-    }
-  })
+  yield* steps(
+    rows.length,
+    (from, to) => {
+      for (let i = from; i < to; i++) {
+        const rowId = rows[i]!
+        if (table.has(rowId) && test(rowId)) out.push(rowId)
+      }
+    },
+    BUDGET_STEP,
+    true,
+  )
   return out
 }
 

@@ -20,7 +20,7 @@ import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { Table } from '../store/table.js'
 import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { BoundOrderKey } from './bound.js'
-import { BUDGET_STEP, CALCULATED_COST, spend } from './budget.js'
+import { BUDGET_STEP, spendOnCode, spend } from './budget.js'
 import { finish, steps, type ChangedRows, type Work } from './slices.js'
 import { positions, sortWork, topK, topNumeric, topText, wholeTopNumeric } from './top-k.js'
 import { appendDeleted, membership, rowsAt, stepsUntil, TakenRows } from './taken-rows.js'
@@ -278,7 +278,7 @@ function keyReader(
           return null
       }
       if (op.kind === 'calculated') {
-        spend(CALCULATED_COST)
+        spendOnCode()
         return sortKey(op.attr.compute ? op.attr.compute(entityOf(last)(rowId)) : null, key.folds)
       }
       const v = read!(rowId)
@@ -347,6 +347,7 @@ export function byKeys(
         }
       },
       rowsAStep,
+      true,
     )
     // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
     for (const k of keys) k.similarity?.scores?.release()

@@ -9,7 +9,7 @@
  * - `[]` collections: any element satisfies the comparison; for `!=`, every element must differ.
  */
 import type { EntityView } from '../schema/definitions.js'
-import { CALCULATED_COST, spend } from './budget.js'
+import { spendOnCode } from './budget.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
 import { equalsFolded, foldedKeywords, keywords } from '../values/fold.js'
@@ -177,7 +177,7 @@ export function comparisonPredicate(
       const compute = operand.attr.compute
       // User code per row, maybe slow: counted against the query's time budget.
       return (rowId) => {
-        spend(CALCULATED_COST)
+        spendOnCode()
         return test(c.op, c.value, compute ? compute(entityOf(rowId)) : null, c.folds)
       }
     }

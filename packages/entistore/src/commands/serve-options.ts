@@ -3,6 +3,7 @@
  * runs it): apart from both, so that the runner, imported when it runs, and the reader, which
  * imports it then, do not name each other.
  */
+import type { CodeLimits } from '@entistore/4d'
 import type { ClusterOptions } from '../cluster/join-cluster.js'
 import type { DelayRange } from '../serve/chaos.js'
 import type { RequestLogFormat } from '../serve/request-log.js'
@@ -26,6 +27,8 @@ export interface ServeCliOptions {
   readonly allowSmtp: readonly string[]
   /** The programs the project's 4D code may run (`--allow-exec`). */
   readonly allowExec: readonly string[]
+  /** The bounds of the project's 4D code (`--code-limits`); undefined: the defaults. */
+  readonly codeLimits: Partial<CodeLimits> | undefined
   /** Folders of downloaded components for the project's dependencies (`--components`). */
   readonly components: readonly string[]
   readonly port: number

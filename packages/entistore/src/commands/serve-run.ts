@@ -74,6 +74,7 @@ function filesLoader(
     ...(o.allowHttp.length === 0 ? {} : { allowHttp: o.allowHttp }),
     ...(o.allowSmtp.length === 0 ? {} : { allowSmtp: o.allowSmtp }),
     ...(o.allowExec.length === 0 ? {} : { allowExec: o.allowExec }),
+    ...(o.codeLimits === undefined ? {} : { codeLimits: o.codeLimits }),
     ...(o.components.length === 0 ? {} : { components: o.components }),
     ...(o.persist === undefined ? {} : { persist: o.persist }),
     ...(o.postgres === undefined ? {} : { postgres: o.postgres }),

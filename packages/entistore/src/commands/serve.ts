@@ -16,12 +16,13 @@ import {
   type Values,
 } from './command.js'
 import { parseCorsOrigins } from './cors-option.js'
+import { parseCodeLimits } from './code-limits-option.js'
 import { LIMITS_HELP, LIMITS_OPTIONS, serveLimits } from './serve-limits.js'
 import type { PostgresCliOption, ServeCliOptions } from './serve-options.js'
 
 const HELP = `Usage:
   entistore serve --model <model.json> [--data <data.json>] [--functions <module.js>]
-                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--allow-smtp <hosts>] [--allow-exec <programs>] [--components <folder>] [--port N] [--host H] [--watch]
+                  [--users <users.json>] [--roles <roles.json>] [--allow-http <hosts>] [--allow-smtp <hosts>] [--allow-exec <programs>] [--code-limits <bounds>] [--components <folder>] [--port N] [--host H] [--watch]
                   [--save <file>] [--delay <ms>|<min-max>] [--fail-rate <0..1>] [--seed N] [--persist <dir>]
                   [--explorer <path>] [--no-explorer] [--eager-indexes]
                   [--shutdown-delay <ms>] [--shutdown-timeout <ms>] [--function-timeout <ms>]
@@ -60,6 +61,9 @@ ${LIMITS_HELP}
                 transporter), as --allow-http takes hosts; none by default
   --allow-exec  the programs the --project's 4D code may run (LAUNCH EXTERNAL PROCESS), by name
                 (on the PATH) or path, comma-separated; none by default
+  --code-limits the bounds of the --project's 4D code, name=value comma-separated: callDepth (1000),
+                elements (16777216), textLength (67108864), blobBytes (268435456), fileEntries
+                (100000), regexMs (50); past one, the code ends with a 4D error (docs/security.md)
   --components  a folder of downloaded 4D components (GitHub dependencies, 4D NetKit…) for what the
                 --project's dependencies.json names; may be given again
   --port,  -p   the port to listen on; 0 picks a free one (default 8080)
@@ -165,6 +169,7 @@ export const serveCommand: Command = {
     'allow-http': { type: 'string' },
     'allow-smtp': { type: 'string' },
     'allow-exec': { type: 'string' },
+    'code-limits': { type: 'string' },
     components: { type: 'string', multiple: true },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
@@ -239,6 +244,7 @@ export const serveCommand: Command = {
         .split(',')
         .map((p) => p.trim())
         .filter((p) => p !== ''),
+      codeLimits: parseCodeLimits(values['code-limits'] as string | undefined),
       components: (values.components as string[] | undefined) ?? [],
       port: parsePort(values.port as string | undefined),
       host: values.host as string | undefined,

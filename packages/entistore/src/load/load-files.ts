@@ -21,6 +21,7 @@ import {
 import type { Cluster, ClusterOptions } from '../cluster/join-cluster.js'
 import { FileError, unreadableFile } from '../files/file-error.js'
 import { readJsonFile } from '../files/json-file.js'
+import type { CodeLimits } from '@entistore/4d'
 import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from '../files/data-stream.js'
 import { oldSpaceLimitNow } from './heap-limit.js'
@@ -127,6 +128,12 @@ export interface LoadFilesOptions {
    * as `entistore serve --allow-exec` takes them. @default none
    */
   readonly allowExec?: readonly string[]
+  /**
+   * The bounds of a `--project`'s 4D code: call depth, sizes of collections, arrays, texts and
+   * BLOBs, entries of a folder walk, time of a backtracking match (`serve --code-limits`); each
+   * not given keeps its default (@entistore/4d's DEFAULT_LIMITS).
+   */
+  readonly codeLimits?: Partial<CodeLimits>
   /**
    * With `project`: folders of downloaded components (4D's local cache of GitHub dependencies,
    * 4D's own components), searched for what its dependencies.json names (load-project.ts).
@@ -317,6 +324,7 @@ async function projectFunctionsOf(
     allowHttp: options.allowHttp ?? [],
     allowSmtp: options.allowSmtp ?? [],
     allowExec: options.allowExec ?? [],
+    ...(options.codeLimits === undefined ? {} : { codeLimits: options.codeLimits }),
   })
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)

@@ -8,6 +8,7 @@
  */
 import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
+import type { CodeLimits } from '@entistore/4d'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
@@ -49,6 +50,8 @@ export async function projectCode(
     readonly allowHttp: readonly string[]
     readonly allowSmtp?: readonly string[]
     readonly allowExec?: readonly string[]
+    /** The bounds of the code's sizes and call depth (`serve --code-limits`). */
+    readonly codeLimits?: Partial<CodeLimits>
   } = {
     allowHttp: [],
   },
@@ -80,6 +83,7 @@ export async function projectCode(
       smtp: smtpHost(hosts.allowSmtp),
       // LAUNCH EXTERNAL PROCESS: the programs --allow-exec names, in the project's folder.
       exec: execHost(hosts.allowExec, dirname(projectFolder)),
+      ...(hosts.codeLimits === undefined ? {} : { limits: hosts.codeLimits }),
     }),
     dataClasses,
     notes,

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Clock, FunctionsDef } from '@entistore/core'
+import type { CodeLimits } from '@entistore/4d'
 import { createRestHandler, toFetchHandler } from '@entistore/rest'
 import { afterAll } from 'vitest'
 import { loadDatastoreFiles } from '../load/load-files.js'
@@ -21,6 +22,8 @@ export const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.m
  * structures (City and Zip, Students and Schools, Product), with their data in `csv/`.
  */
 export const FUNCTIONS = fileURLToPath(new URL('test-projects/docs-functions', import.meta.url))
+/** Issue 78's attacks on 4D code: functions that recurse, grow, loop, walk links, backtrack. */
+export const HOSTILE = fileURLToPath(new URL('test-projects/hostile', import.meta.url))
 
 /** A clock one millisecond later at each reading: budgets count readings, not time. */
 export class TickingClock implements Clock {
@@ -49,6 +52,10 @@ export interface ServeOptions {
   readonly allowSmtp?: readonly string[]
   /** The programs its 4D code may run (`--allow-exec`). */
   readonly allowExec?: readonly string[]
+  /** The REST handler's query budget. @default 50 */
+  readonly queryBudgetMs?: number
+  /** The bounds of its 4D code (`--code-limits`). */
+  readonly codeLimits?: Partial<CodeLimits>
 }
 
 /** A reply as it came: its status, headers and body's bytes (an OutgoingMessage's). */
@@ -79,9 +86,12 @@ export async function served(
     ...(options.allowHttp ? { allowHttp: options.allowHttp } : {}),
     ...(options.allowSmtp ? { allowSmtp: options.allowSmtp } : {}),
     ...(options.allowExec ? { allowExec: options.allowExec } : {}),
+    ...(options.codeLimits ? { codeLimits: options.codeLimits } : {}),
     onNote: (n) => options.notes?.push(n),
   })
-  const fetch = toFetchHandler(createRestHandler(ds, { queryBudgetMs: 50 }))
+  const fetch = toFetchHandler(
+    createRestHandler(ds, { queryBudgetMs: options.queryBudgetMs ?? 50 }),
+  )
   const client = (): Client => {
     let cookie = ''
     const request = async (path: string, init: RequestInit): Promise<Response> => {

@@ -250,9 +250,11 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
     temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : ''
   const tick = ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''
   const e = ctx.catchName()
+  // Counted as a call (ops/call-depth.ts): a formula that calls itself ends with 9438.
   const body =
-    `${lets}try { ${tick}return ${result.code}; } ` +
-    `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
+    `${lets}rt.enterCall(); try { ${tick}return ${result.code}; } ` +
+    `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); } ` +
+    `finally { rt.leaveCall(); }`
   const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
   // A formula that keeps its $1 nowhere may be given the same one for each element; one that
   // assigns (`Formula($1.accumulator*=$1.value)`) gets its own each time.

@@ -21,6 +21,7 @@ import {
 import { raise } from '../errors/fourd-error.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
+import { withinLimit } from '../values/limits.js'
 
 /** The element types of the `ARRAY …` commands that run here. */
 export type ArrayType =
@@ -88,7 +89,7 @@ export class FourDArray {
 
   /** Enlarged with new default elements, or reduced to its first `size` elements. */
   resize(size: number): void {
-    const n = Math.max(0, size)
+    const n = withinLimit('elements', 'An array', Math.max(0, size))
     if (n < this.size) this.items.length = n + 1
     while (this.size < n) this.items.push(this.blank())
   }

@@ -13,6 +13,7 @@ import { FourDError } from '../errors/fourd-error.js'
 import { eq, gt, lt } from '../ops/compare.js'
 import { newObject } from '../values/kinds.js'
 import { Collection } from '../values/collection.js'
+import { withinLimit } from '../values/limits.js'
 import { arrayOf, FourDArray, type ArrayType } from '../arrays/four-d-array.js'
 import {
   collectionArg,
@@ -134,6 +135,7 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     signature: '(array: any; value: any)',
     impl: (_rt, a, v) => {
       const target = array('APPEND TO ARRAY', a)
+      withinLimit('elements', 'An array', target.size + 1)
       target.items.push(target.convert(v))
     },
   },
@@ -149,7 +151,9 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
         Math.max(1, integerArg('INSERT IN ARRAY', 'where', where)),
         target.size + 1,
       )
-      if (n > 0) target.items.splice(at, 0, ...Array.from({ length: n }, () => target.blank()))
+      if (n <= 0) return
+      withinLimit('elements', 'An array', target.size + n)
+      target.items.splice(at, 0, ...Array.from({ length: n }, () => target.blank()))
     },
   },
   {

@@ -25,6 +25,7 @@ import {
 import { charsetOf, decodeText, encodeText } from '../arguments/charsets.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
+import { withinLimit } from '../values/limits.js'
 
 /** A BLOB argument a command reads: either BLOB's bytes (the variable's, given one). */
 function bytesArg(command: string, v: unknown): Uint8Array {
@@ -45,7 +46,7 @@ function blobVariable(command: string, v: unknown): [OutParameter, Uint8Array] {
 
 /** A BLOB made from what the variable had: `size` bytes, the first ones copied, zeros after. */
 function resized(bytes: Uint8Array, size: number, filler = 0): Uint8Array {
-  const out = new Uint8Array(size)
+  const out = new Uint8Array(withinLimit('blobBytes', 'A BLOB', size))
   out.set(bytes.subarray(0, size))
   if (size > bytes.length) out.fill(filler, bytes.length)
   return out

@@ -7,15 +7,26 @@
  * (from 1), and with `*` the match must begin exactly there. A pattern that does not compile
  * raises an error, as 4D's does.
  */
+import { createContext, Script } from 'node:vm'
 import { invalid } from '../arguments/arguments.js'
+import { raise } from '../errors/fourd-error.js'
+import { limits } from '../values/limits.js'
+import { needsBound, patternRisk, type PatternRisk } from './regex-risk.js'
 
 const MAX_KEPT = 256
-const compiled = new Map<string, RegExp>()
+const compiled = new Map<string, Bounded>()
 
-function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): RegExp {
+// A pattern compiled, and how much it may backtrack (regex-risk.ts).
+interface Bounded {
+  readonly re: RegExp
+  readonly risk: PatternRisk
+}
+
+function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): Bounded {
   const cacheKey = `${mode}\u0000${pattern}`
-  let re = compiled.get(cacheKey)
-  if (re !== undefined) return re
+  const kept = compiled.get(cacheKey)
+  if (kept !== undefined) return kept
+  let re: RegExp
   let source = pattern
   let flags = ''
   const lead = /^\(\?([imsx]+)\)/.exec(source)
@@ -37,8 +48,32 @@ function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): RegExp {
     }
   }
   if (compiled.size >= MAX_KEPT) compiled.clear()
-  compiled.set(cacheKey, re)
-  return re
+  const made = { re, risk: patternRisk(source) }
+  compiled.set(cacheKey, made)
+  return made
+}
+
+// A risky pattern runs in this context, whose `timeout` V8 enforces inside the engine's
+// backtracking (research/preemption.md §2: a catastrophic match stopped at 50 ms), at about
+// 46 µs a call; the others run at once.
+const sandbox = createContext({ re: null as RegExp | null, text: '' })
+const EXEC = new Script('re.exec(text)')
+
+function exec({ re, risk }: Bounded, text: string): RegExpExecArray | null {
+  if (!needsBound(risk, text)) return re.exec(text)
+  const ms = limits().regexMs
+  sandbox.re = re
+  sandbox.text = text
+  try {
+    return EXEC.runInContext(sandbox, { timeout: ms }) as RegExpExecArray | null
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      return raise('RegexTooLong', { ms })
+    throw e
+  } finally {
+    sandbox.re = null
+    sandbox.text = ''
+  }
 }
 
 /** The match (its 0-based index and length in `text`), or undefined. */
@@ -49,13 +84,13 @@ export function regexMatch(
   star: boolean,
 ): { index: number; length: number } | undefined {
   if (start === undefined) {
-    const m = compile(pattern, 'whole').exec(text)
+    const m = exec(compile(pattern, 'whole'), text)
     return m === null ? undefined : { index: 0, length: text.length }
   }
-  const re = compile(pattern, star ? 'sticky' : 'search')
+  const bounded = compile(pattern, star ? 'sticky' : 'search')
   const from = Math.max(0, start - 1)
-  re.lastIndex = star ? from : 0
-  const m = re.exec(star ? text : text.slice(from))
+  bounded.re.lastIndex = star ? from : 0
+  const m = exec(bounded, star ? text : text.slice(from))
   if (m === null) return undefined
   return { index: star ? m.index : m.index + from, length: m[0].length }
 }

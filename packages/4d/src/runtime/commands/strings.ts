@@ -15,6 +15,7 @@
  */
 import { toNum } from '../convert/conversions.js'
 import { Collection } from '../values/collection.js'
+import { splitWithin } from '../values/limits.js'
 import {
   integerArg,
   invalid,
@@ -222,7 +223,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
       const sep = textArg('Split string', 'separator', separator)
       const o = optionalInteger('Split string', 'options', options, 0)
       // An empty text gives no substring: CollectionClass.md's flatMap() example maps "" to [].
-      let parts = s === '' ? [] : s.split(sep)
+      let parts = s === '' ? [] : splitWithin(s, sep)
       if ((o & TRIM_SPACES) !== 0) parts = parts.map((p) => p.trim())
       if ((o & IGNORE_EMPTY) !== 0) parts = parts.filter((p) => p !== '')
       return new Collection(parts)

@@ -35,6 +35,7 @@ import { openArchive } from '../files/zip-objects.js'
 import { Collection } from '../values/collection.js'
 import { isPlainObject, newObject } from '../values/kinds.js'
 import type { CommandSpec } from './table.js'
+import { withinLimit } from '../values/limits.js'
 
 const CREATE = 'ZIP Create archive'
 // The constants as constants.ts gives them.
@@ -128,7 +129,10 @@ function planOf(what: unknown, options: unknown): Plan | Record<string, unknown>
   return wrongType(CREATE, 'fileToZip', 'a 4D.File, a 4D.Folder or an object', what)
 }
 
-/** A folder's entries under `names` (its own first, when it has a path), by name, going down. */
+/**
+ * A folder's entries under `names` (its own first, when it has a path), by name, going down each
+ * real folder once (a link back to one met is a cycle: left out) and bounded as a listing is.
+ */
 function addFolder(
   host: FileHost,
   at: FsPath,
@@ -136,14 +140,21 @@ function addFolder(
   source: Source,
   level: number,
   out: ZipInput[],
+  walk: { readonly seen: Set<string>; met: number } = { seen: new Set(), met: 0 },
 ): void {
-  const modified = host.stat(at)?.modified ?? Date.now()
+  const stat = host.stat(at)
+  if (stat?.id !== undefined) {
+    if (walk.seen.has(stat.id)) return
+    walk.seen.add(stat.id)
+  }
+  const modified = stat?.modified ?? Date.now()
   if (names.length > 0) out.push({ name: `${names.join('/')}/`, modified, level: 0 })
   for (const name of host.list(at).sort()) {
     if (source.ignoreInvisible && name.startsWith('.')) continue
+    withinLimit('fileEntries', 'An archive', ++walk.met)
     const child = { fs: at.fs, names: [...at.names, name] }
     const stat = host.stat(child)
-    if (stat?.kind === 'folder') addFolder(host, child, [...names, name], source, level, out)
+    if (stat?.kind === 'folder') addFolder(host, child, [...names, name], source, level, out, walk)
     else
       out.push({
         name: [...names, name].join('/'),

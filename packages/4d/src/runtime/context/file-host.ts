@@ -23,6 +23,11 @@ export interface FileStat {
   /** Epoch milliseconds. */
   readonly modified: number
   readonly created: number
+  /**
+   * What the entry really is, the same through every link to it (a device and inode): a walk
+   * going down a folder a second time, through a link, is in a cycle. None: it is not known.
+   */
+  readonly id?: string
 }
 
 /**

@@ -128,6 +128,12 @@ export const ERRORS = {
   SmtpFailed: spec(9436, OWN_SIGNATURE, 'The mail to {server} failed: {detail}'),
   /** A program the host does not allow (entistore's `--allow-exec`): `LAUNCH EXTERNAL PROCESS`. */
   ExecNotAllowed: spec(9437, OWN_SIGNATURE, 'Running {program} is not allowed here: {detail}'),
+  /** 4D calls nested past the project's bound, or too near the end of the thread's stack. */
+  StackFull: spec(9438, OWN_SIGNATURE, 'The stack is full: {depth} calls are nested'),
+  /** A collection, array, text, BLOB or listing past the project's bound (values/limits.ts). */
+  TooLarge: spec(9439, OWN_SIGNATURE, '{what} of {size} {unit} is past the limit of {max}'),
+  /** A pattern that backtracks past the project's bound of time (commands/regex-risk.ts). */
+  RegexTooLong: spec(9440, OWN_SIGNATURE, 'The regular expression ran past its bound of {ms} ms'),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */
@@ -171,7 +177,24 @@ export function fillPlaceholders(
   args: Readonly<Record<string, unknown>>,
   write: (value: unknown) => string = String,
 ): string {
-  return message.replace(/\{([^{}]+)\}/g, (whole, name: string) =>
-    Object.hasOwn(args, name) ? write(args[name]) : whole,
-  )
+  // No regular expression: an error may be made at the end of the stack, where compiling one
+  // aborts the process (ops/call-depth.ts).
+  let out = ''
+  let from = 0
+  for (;;) {
+    const open = message.indexOf('{', from)
+    const close = open < 0 ? -1 : message.indexOf('}', open + 1)
+    if (close < 0) return out + message.slice(from)
+    const inner = message.indexOf('{', open + 1)
+    if (inner >= 0 && inner < close) {
+      out += message.slice(from, inner)
+      from = inner
+      continue
+    }
+    const name = message.slice(open + 1, close)
+    out += message.slice(from, open)
+    out +=
+      name !== '' && Object.hasOwn(args, name) ? write(args[name]) : message.slice(open, close + 1)
+    from = close + 1
+  }
 }

@@ -18,6 +18,7 @@ import { DateValue } from '../values/date-value.js'
 import { GET_MEMBER, type MemberHost } from '../values/host.js'
 import { descend, pathText, type FileHost, type FsPath } from '../context/file-host.js'
 import { withBreaks } from './line-breaks.js'
+import { withinLimit } from '../values/limits.js'
 
 /** `fk overwrite` (copyTo), `fk recursive` (files, folders), `Delete with contents` (delete). */
 export const FK_OVERWRITE = 4
@@ -209,19 +210,33 @@ function statInside(host: FileHost, at: FsPath): ReturnType<FileHost['stat']> {
   }
 }
 
-/** The entries of a folder, `fk recursive` going down its subfolders (not a link out). */
+/**
+ * The entries of a folder, `fk recursive` going down its subfolders (not a link out). Each real
+ * folder is gone down once: a link to a folder already met (`a -> .`) is listed, not entered,
+ * so a cycle of links ends; the entries met are bounded (values/limits.ts' `fileEntries`).
+ */
 function entries(self: FolderObject, recursive: boolean, kind: 'file' | 'folder'): Collection {
   const out: Entry[] = []
+  const seen = new Set<string>()
+  const own = statInside(self.host, self.at)?.id
+  if (own !== undefined) seen.add(own)
+  let met = 0
   const visit = (at: FsPath): void => {
     for (const name of self.host.list(at).sort()) {
       if (name.startsWith('.')) continue
+      withinLimit('fileEntries', 'A listing', ++met)
       const child = { fs: at.fs, names: [...at.names, name] }
       const stat = statInside(self.host, child)
       if (stat?.kind === kind)
         out.push(
           kind === 'file' ? new FileObject(self.host, child) : new FolderObject(self.host, child),
         )
-      if (recursive && stat?.kind === 'folder') visit(child)
+      if (!recursive || stat?.kind !== 'folder') continue
+      if (stat.id !== undefined) {
+        if (seen.has(stat.id)) continue
+        seen.add(stat.id)
+      }
+      visit(child)
     }
   }
   visit(self.at)

@@ -22,6 +22,7 @@ import { toInteger } from '../values/numbers.js'
 import { containsKeyword } from '../values/text-compare.js'
 import { TimeValue } from '../values/time-value.js'
 import { typeName } from '../values/kinds.js'
+import { withinLimit } from '../values/limits.js'
 
 /** Raises 4D's error for operands an operator does not take. */
 export function incompatible(operator: string, left: unknown, right: unknown): never {
@@ -65,7 +66,11 @@ export function mul(a: unknown, b: unknown): unknown {
     if (typeof b === 'number') return a * b
     if (b instanceof TimeValue) return a * b.seconds
   } else if (typeof a === 'string') {
-    if (typeof b === 'number') return a.repeat(Math.max(0, toInteger(b)))
+    if (typeof b === 'number') {
+      const n = Math.max(0, toInteger(b))
+      withinLimit('textLength', 'A text', a.length * n)
+      return a.repeat(n)
+    }
   } else if (a instanceof TimeValue) {
     if (b instanceof TimeValue) return TimeValue.of(a.seconds * b.seconds)
     if (typeof b === 'number') return a.seconds * b

@@ -5,6 +5,7 @@
  * 4D values. The collection functions (`push`, `map`, `query`…) are the commands library's; this
  * file holds what the operators need.
  */
+import { withinLimit } from './limits.js'
 
 export class Collection {
   /** Whether it was made by `New shared collection` (then written inside `Use…End use`). */
@@ -35,6 +36,7 @@ export class Collection {
    */
   set(index: number, value: unknown): void {
     const items = this.items
+    if (index >= items.length) withinLimit('elements', 'A collection', index + 1)
     while (items.length < index) items.push(null)
     items[index] = value
   }

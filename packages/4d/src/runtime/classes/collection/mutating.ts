@@ -7,8 +7,14 @@
  */
 import { collectionArg } from '../../arguments/arguments.js'
 import { stored } from '../../ops/members.js'
+import { withinLimit } from '../../values/limits.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { clampIndex, fromStart, indexArg, toEnd } from './positions.js'
+
+// Refuses `by` more elements past the bound (values/limits.ts) before any is added.
+const grown = (items: readonly unknown[], by: number): void => {
+  withinLimit('elements', 'A collection', items.length + by)
+}
 
 /** A value as a collection element holds it. */
 export const element = (v: unknown): unknown => (v === undefined ? null : stored(v))
@@ -18,6 +24,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     name: 'push',
     signature: '(...elements: any): Collection',
     impl: (_rt, self, args) => {
+      grown(self.items, args.length)
       for (const v of args) self.items.push(element(v))
       return self
     },
@@ -36,6 +43,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     name: 'unshift',
     signature: '(...values: any): Collection',
     impl: (_rt, self, args) => {
+      grown(self.items, args.length)
       self.items.unshift(...args.map(element))
       return self
     },
@@ -45,6 +53,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     signature: '(index: Integer; element: any): Collection',
     impl: (_rt, self, [index, value]) => {
       const at = clampIndex(indexArg('insert', 'index', index), self.length)
+      grown(self.items, 1)
       self.items.splice(at, 0, element(value))
       return self
     },
@@ -84,7 +93,11 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     name: 'resize',
     signature: '(size: Integer; defaultValue?: any): Collection',
     impl: (_rt, self, [size, defaultValue]) => {
-      const n = Math.max(0, indexArg('resize', 'size', size))
+      const n = withinLimit(
+        'elements',
+        'A collection',
+        Math.max(0, indexArg('resize', 'size', size)),
+      )
       const v = element(defaultValue)
       if (n < self.length) self.items.length = n
       while (self.items.length < n) self.items.push(v)
@@ -100,6 +113,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
         index === undefined
           ? self.length
           : clampIndex(indexArg('combine', 'index', index), self.length)
+      grown(self.items, other.length)
       self.items.splice(at, 0, ...other.items)
       return self
     },

@@ -8,6 +8,7 @@
 import { integerArg, optionalInteger, textArg } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { Collection } from '../../values/collection.js'
+import { limits, withinLimit } from '../../values/limits.js'
 import { newObject } from '../../values/kinds.js'
 import { deepCopy } from '../../context/deep-copy.js'
 import { likeSource } from '../../values/shared.js'
@@ -36,10 +37,17 @@ function each(
   }
 }
 
-function flatten(items: readonly unknown[], depth: number, into: unknown[]): unknown[] {
+// A collection may hold itself: flattened deep, it doubles at each level, so the bound is
+// checked as it grows, before V8's array would.
+function flatten(
+  items: readonly unknown[],
+  depth: number,
+  into: unknown[],
+  max = limits().elements,
+): unknown[] {
   for (const item of items)
-    if (item instanceof Collection && depth > 0) flatten(item.items, depth - 1, into)
-    else into.push(item)
+    if (item instanceof Collection && depth > 0) flatten(item.items, depth - 1, into, max)
+    else if (into.push(item) > max) withinLimit('elements', 'A collection', into.length)
   return into
 }
 
@@ -93,6 +101,9 @@ export const TRANSFORMING: readonly CollectionFunctionSpec[] = [
     name: 'concat',
     signature: '(value: any; ...values: any): Collection',
     impl: (_rt, self, args) => {
+      let size = self.length
+      for (const v of args) size += v instanceof Collection ? v.length : 1
+      withinLimit('elements', 'A collection', size)
       const items = [...self.items]
       for (const v of args)
         if (v instanceof Collection) items.push(...v.items)

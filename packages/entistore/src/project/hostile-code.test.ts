@@ -1,0 +1,110 @@
+/**
+ * Issue 78's attacks on a 4D project's code, over REST, as any guest may send them (the hostile
+ * test project has no roles.json): each is answered with a 4D error, the process serves on, and
+ * after all of them in a row every answer is still right.
+ */
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { HOSTILE, projectCopy, served, type Client } from './four-d-rest.fixture.js'
+
+const EMPLOYEES = 2_000
+
+// A folder of the copy holding a file and two links back to itself (`a -> .`, `b -> .`).
+function withLinkCycle(root: string): void {
+  const loop = join(root, 'Resources', 'loop')
+  mkdirSync(loop, { recursive: true })
+  writeFileSync(join(loop, 'f.txt'), 'x')
+  symlinkSync('.', join(loop, 'a'))
+  symlinkSync('.', join(loop, 'b'))
+}
+
+const errCodes = (json: Record<string, any>): number[] =>
+  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
+
+describe('a guest attacking a project’s 4D code', () => {
+  let root: string
+  let guest: Client
+  let other: Client
+
+  beforeAll(async () => {
+    root = projectCopy(HOSTILE, {})
+    withLinkCycle(root)
+    const serve = await served(root, { queryBudgetMs: 2_000 })
+    guest = serve.client()
+    other = serve.client()
+    expect((await guest.post('$catalog/seed', [EMPLOYEES])).json.result).toBe(EMPLOYEES)
+  })
+
+  // Each attack, what it is answered (the 4D error first, then where it happened: 9100).
+  const ATTACKS: readonly [string, string, unknown[], number][] = [
+    ['a function that calls itself without end', 'down', [0], 9438],
+    ['the same, reading every employee at each level', 'downReading', [0], 9410],
+    ['a collection resized to two billion elements', 'grow', [2_000_000_000], 9439],
+    ['an array declared with two billion elements', 'array', [2_000_000_000], 9439],
+    ['a text of 500 million characters', 'shout', [250_000_000], 9439],
+    [
+      'the project’s own pattern on 26 letters and !',
+      'validName',
+      ['abcdefghijklmnopqrstuvwxyz!'],
+      9440,
+    ],
+    ['a client’s catastrophic pattern', 'matches', ['(a+)+$', `${'a'.repeat(40)}!`], 9440],
+  ]
+
+  for (const [what, fn, args, code] of ATTACKS)
+    it(`answers ${what} with ${code}`, async () => {
+      const reply = await guest.post(`$catalog/${fn}`, args)
+      expect(reply.status).toBe(422)
+      expect(errCodes(reply.json)).toEqual([code, 9100])
+    })
+
+  it('lets the code catch a bound it met (Try), and go on', async () => {
+    expect((await guest.post('$catalog/caught', ['down', 0])).json.result).toBe(
+      '9438 The stack is full: 1000 calls are nested',
+    )
+    expect((await guest.post('$catalog/caught', ['shout', 250_000_000])).json.result).toMatch(
+      /^9439 A text of 500000000 characters/,
+    )
+  })
+
+  it('lists a folder whose links lead back to it once, and copies no link', async () => {
+    // f.txt once: a and b are links to a folder already met, listed as folders, not entered.
+    expect((await guest.post('$catalog/listing', ['Resources/loop'])).json.result).toBe(1)
+    const copied = await guest.post('$catalog/copy', ['Resources/loop', 'Resources/copy'])
+    expect(copied.json.result).toBe('/PACKAGE/Resources/copy/loop/')
+    expect(readdirSync(join(root, 'Resources', 'copy', 'loop'))).toEqual(['f.txt'])
+  })
+
+  it('serves everyone, right, after all of them in a row', async () => {
+    for (const [, fn, args] of ATTACKS) await guest.post(`$catalog/${fn}`, args)
+    const one = await other.get('Employee(7)')
+    expect(one.status).toBe(200)
+    expect(one.json.lastname).toBe('Last7')
+    expect((await other.get('Employee?$top=1')).json.__COUNT).toBe(EMPLOYEES)
+    expect((await guest.post('$catalog/count', [100])).json.result).toBe(297)
+  })
+
+  // 2,000 rows, 20,000 passes each: the read takes many slices, and the read by key, sent after
+  // it started, is answered while it still runs.
+  for (const [what, path] of [
+    ['a filter', 'Employee?$filter="slow>0"&$top=1'],
+    ['an ordering', 'Employee?$orderby=slow&$top=1'],
+  ])
+    it(`answers a read by key beside ${what} whose getter loops at every row`, async () => {
+      const order: string[] = []
+      const heavy = guest.get(path).then((r) => {
+        order.push('heavy')
+        return r
+      })
+      const byKey = other.get('Employee(3)').then((r) => {
+        order.push('key')
+        return r
+      })
+      const [read, one] = await Promise.all([heavy, byKey])
+      expect(order).toEqual(['key', 'heavy'])
+      expect(one.json.lastname).toBe('Last3')
+      expect(read.status).toBe(200)
+      expect(read.json.__COUNT).toBe(EMPLOYEES)
+    })
+})

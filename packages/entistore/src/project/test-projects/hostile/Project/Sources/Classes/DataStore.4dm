@@ -1,0 +1,100 @@
+Class extends DataStoreImplementation
+
+// Employees and companies, so that reads and queries have rows to go through.
+exposed Function seed($count : Integer) : Integer
+	var $i : Integer
+	var $company : cs.CompanyEntity
+	var $employee : cs.EmployeeEntity
+	$company:=ds.Company.new()
+	$company.name:="Acme"
+	$company.save()
+	For ($i; 1; $count)
+		$employee:=ds.Employee.new()
+		$employee.firstname:="First"+String($i)
+		$employee.lastname:="Last"+String($i)
+		$employee.employer:=$company
+		$employee.save()
+	End for
+	return ds.Employee.all().length
+
+// A function that calls itself with no end.
+exposed Function down($depth : Integer) : Integer
+	return This.down($depth+1)
+
+// The same, reading every employee at each level on the way down.
+exposed Function downReading($depth : Integer) : Integer
+	var $all : Collection
+	$all:=ds.Employee.all().toCollection()
+	return This.downReading($depth+1)+$all.length
+
+// A loop with no end.
+exposed Function spin() : Integer
+	var $n : Integer
+	While (True)
+		$n:=$n+1
+	End while
+	return $n
+
+// A loop that ends, after `$count` passes: the request is long but legitimate.
+exposed Function count($count : Integer) : Integer
+	var $i; $n : Integer
+	For ($i; 1; $count)
+		$n:=$n+($i%7)
+	End for
+	return $n
+
+// A collection resized to `$size` elements.
+exposed Function grow($size : Integer) : Integer
+	var $c : Collection
+	$c:=New collection
+	$c.resize($size; 0)
+	return $c.length
+
+// A process array sized to `$size` elements.
+exposed Function array($size : Integer) : Integer
+	ARRAY LONGINT($a; $size)
+	return Size of array($a)
+
+// A text repeated `$times` times, then upper-cased.
+exposed Function shout($times : Integer) : Integer
+	var $t : Text
+	$t:="ab"*$times
+	$t:=Uppercase($t)
+	return Length($t)
+
+// A pattern of the kind real projects validate names with: each letter doubles its backtracking.
+exposed Function validName($name : Text) : Boolean
+	return Match regex("^([a-zA-Z0-9]+\\s?)*$"; $name)
+
+// A pattern the client gives.
+exposed Function matches($pattern : Text; $text : Text) : Boolean
+	return Match regex($pattern; $text)
+
+// The files of a folder of the project, its subfolders' included.
+exposed Function listing($path : Text) : Integer
+	return Folder(Folder(fk database folder).path+$path; fk posix path).files(fk recursive).length
+
+// A copy of a folder of the project into another.
+exposed Function copy($from : Text; $to : Text) : Text
+	var $root : 4D.Folder
+	$root:=Folder(fk database folder)
+	return $root.folder($from).copyTo($root.folder($to)).path
+
+// Catches what the call it makes throws, and says so.
+exposed Function caught($what : Text; $n : Integer) : Text
+	var $error : Text
+	Try
+		Case of
+			: ($what="down")
+				This.down(0)
+			: ($what="grow")
+				This.grow($n)
+			: ($what="array")
+				This.array($n)
+			: ($what="shout")
+				This.shout($n)
+		End case
+	Catch
+		$error:=String(Last errors[0].errCode)+" "+Last errors[0].message
+	End try
+	return $error

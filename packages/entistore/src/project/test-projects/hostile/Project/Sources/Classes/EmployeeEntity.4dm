@@ -1,0 +1,9 @@
+Class extends Entity
+
+// A getter that loops at each row: a filter or a sort on it calls it for every employee.
+exposed Function get slow() : Integer
+	var $i; $n : Integer
+	For ($i; 1; 20000)
+		$n:=$n+($i%3)
+	End for
+	return $n+Length(This.lastname)
