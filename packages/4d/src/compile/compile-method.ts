@@ -5,7 +5,7 @@
  */
 import type { MethodFileNode } from '../ast/files.js'
 import { parse4d } from '../grammar/parse.js'
-import { FourDFunction } from '../runtime/context/function-object.js'
+import { FourDFunction, type StepsImpl } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import type { CallFrame } from '../runtime/context/call-chain.js'
 import { enterCall, leaveCall } from '../runtime/ops/call-depth.js'
@@ -74,6 +74,24 @@ export function lazyFunction(analysis: Analysis, options: CompileOptions): FourD
     database: options.database ?? '',
   }
   return new FourDFunction(unit.name, {
+    // The same, as steps (its code a generator): what a caller runs in slices.
+    buildSteps: () => {
+      const impl = buildFunction(
+        emitUnit(analysis, { ...emit, steps: true }),
+        unit.file,
+      ) as unknown as StepsImpl
+      return function* (rt, self, args, context) {
+        const on = enter === undefined ? rt : enter(rt)
+        enterCall()
+        on.calls.push(frame)
+        try {
+          return yield* impl(on, self, args, context)
+        } finally {
+          on.calls.pop()
+          leaveCall()
+        }
+      }
+    },
     build: () => {
       const impl = buildFunction(emitUnit(analysis, emit), unit.file)
       // Each run is a step of the call chain while it runs (`Get call chain`).

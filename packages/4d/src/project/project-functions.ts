@@ -50,12 +50,16 @@ export function projectFunctions(
     exposed: fn.exposed,
     onHTTPGet: fn.onHTTPGet,
     call(this: unknown, ...args: unknown[]): unknown {
-      return runner.run(c, `${c.name}.${fn.name}`, ({ rt, cls, bridge }) => {
-        const self = singleton ? rt.run(() => cls.me(rt)) : bridge.toFourD(this)
-        const params = args.map((a, i) => bridge.toFourD(a, fn.types(i)))
-        const code = cls.findFunction(fn.name)!
-        return bridge.resultOf(rt.invoke(code, self, params))
-      })
+      return runner.callInSlices(
+        c,
+        `${c.name}.${fn.name}`,
+        ({ rt, cls, bridge }) => ({
+          code: cls.findFunction(fn.name)!,
+          self: singleton ? rt.run(() => cls.me(rt)) : bridge.toFourD(this),
+          params: args.map((a, i) => bridge.toFourD(a, fn.types(i))),
+        }),
+        ({ bridge }, value) => bridge.resultOf(value),
+      )
     },
   })
 

@@ -26,6 +26,9 @@ import { compileFormulaText } from '../compile/formula-text.js'
 import { Runtime } from '../runtime/index.js'
 import { budgetOf, type CodeBudget } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
+import type { FourDFunction } from '../runtime/context/function-object.js'
+import { running } from '../runtime/context/running.js'
+import { slice, slicesLeft, type SlicedCall } from './sliced-call.js'
 import { limitsOf, withLimits, type CodeLimits } from '../runtime/values/limits.js'
 import { markShared } from '../runtime/values/shared.js'
 import { newObject } from '../runtime/values/kinds.js'
@@ -87,6 +90,15 @@ interface Running {
   readonly workers: Workers
 }
 
+// The running context of the request that ran code last (its budget), and its RunContext a class.
+interface Kept {
+  readonly budget: object
+  readonly running: Running
+  readonly actor: object | undefined
+  readonly rt: Runtime
+  readonly contexts: Map<string, RunContext>
+}
+
 /** What a piece of code is given to run: its runtime, its class and the datastore's bridge. */
 export interface RunContext {
   readonly rt: Runtime
@@ -101,16 +113,7 @@ export class ProjectRunner {
   // One running state a datastore (the call's), and one for a call made outside any.
   readonly #running = new WeakMap<object, Running>()
   readonly #noDatastore = {}
-  // The running context of the request that ran code last (its budget), and its RunContext a class.
-  #kept:
-    | {
-        readonly budget: object
-        readonly running: Running
-        readonly actor: object | undefined
-        readonly rt: Runtime
-        readonly contexts: Map<string, RunContext>
-      }
-    | undefined
+  #kept: Kept | undefined
 
   constructor(project: CompiledProject, options: ProjectRunnerOptions = {}) {
     this.#project = project
@@ -195,6 +198,50 @@ export class ProjectRunner {
    * context of the request (a new one outside any); a 4D error it raises leaves as the error
    * stack of `where` (`Class.function`) when the error names no place of its own.
    */
+  /**
+   * Calls the function `target` names, as `run` runs code, but in slices (sliced-call.ts) when it
+   * is a REST request's call (a call with a page to tell: core's `currentCall()`) and no 4D code
+   * runs already (a call made by 4D code runs at once, inside its caller's slice): the first slice
+   * now, its value given to `result` when it ends in it; else a Promise of that, the other slices
+   * one a turn.
+   */
+  callInSlices(
+    c: ProjectClass,
+    where: string,
+    target: (cx: RunContext) => SlicedTarget,
+    result: (cx: RunContext, value: unknown) => unknown,
+  ): unknown {
+    const sliced = running() === undefined && currentCall()?.page !== undefined
+    let call: SlicedCall | undefined
+    let context: RunContext | undefined
+    let kept: Kept | undefined
+    const first = this.run(c, where, (cx) => {
+      const { code, self, params } = target(cx)
+      const g = sliced ? code.steps(cx.rt, self, params) : undefined
+      if (g === undefined)
+        return { done: true, value: result(cx, cx.rt.invoke(code, self, params)) }
+      context = cx
+      kept = this.#kept
+      const clock = cx.rt.clock
+      call = { rt: cx.rt, g, clock, budget: currentBudget(), own: 0 }
+      const r = slice(call)
+      return r.done ? { done: true, value: result(cx, r.value) } : r
+    })
+    if (first.done) return first.value
+    const within = <T>(fn: () => T): T =>
+      withLimits(this.#limits, () => {
+        // The running context of the call's request, for what core runs inside it (a getter).
+        this.#kept = kept
+        return fn()
+      })
+    return slicesLeft(
+      call!,
+      within,
+      (value) => result(context!, value),
+      (e) => (FourDError.is(e) ? errorStack(e, where, c.file) : e),
+    )
+  }
+
   run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {
     const ds = datastore ?? currentCall()?.datastore
     const running = this.#runningFor(ds)
@@ -227,6 +274,13 @@ export class ProjectRunner {
       throw FourDError.is(e) ? errorStack(e, where, c.file) : e
     }
   }
+}
+
+/** What a call in slices runs: the function, `This` and the parameters, as 4D values. */
+export interface SlicedTarget {
+  readonly code: FourDFunction
+  readonly self: unknown
+  readonly params: unknown[]
 }
 
 const contextOf = (c: ProjectClass, running: Running, rt: Runtime): RunContext => ({

@@ -34,6 +34,8 @@ import { SIGNAL_CLASS } from './classes/signal.js'
 import { WEB_FORM_CLASS, WEB_FORM_ITEM_CLASS } from './classes/web-form.js'
 import { COMMANDS } from './commands/index.js'
 import { provideRuntimeParts } from './context/runtime-parts.js'
+import { Runtime } from './context/runtime.js'
+import { STEP_CALLS } from './context/step-calls.js'
 import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
 import { MAIL_ATTACHMENT_CLASS } from './mail/mail-attachment.js'
 import { SMTP_TRANSPORTER_CLASS } from './mail/smtp-transporter.js'
@@ -63,5 +65,8 @@ provideRuntimeParts({
     ['MailAttachment', MAIL_ATTACHMENT_CLASS],
   ],
 })
+
+// The calls a generator of 4D code makes (context/step-calls.ts), beside the operators.
+Object.assign(Runtime.prototype, STEP_CALLS)
 
 export { Runtime, type RuntimeOptions } from './context/runtime.js'

@@ -107,4 +107,27 @@ describe('a guest attacking a project’s 4D code', () => {
       expect(read.status).toBe(200)
       expect(read.json.__COUNT).toBe(EMPLOYEES)
     })
+
+  // A function's code runs in slices (sliced-call.ts): a loop, endless or long, holds no one.
+  for (const [what, fn, args, answer] of [
+    ['an endless loop', 'spin', [], { status: 422, code: 9410 }],
+    ['a loop of 30 million passes', 'count', [30_000_000], { status: 200, code: undefined }],
+  ] as const)
+    it(`answers a read by key beside ${what}, which ends as it would alone`, async () => {
+      const order: string[] = []
+      const long = guest.post(`$catalog/${fn}`, [...args]).then((r) => {
+        order.push('long')
+        return r
+      })
+      const byKey = other.get('Employee(5)').then((r) => {
+        order.push('key')
+        return r
+      })
+      const [ended, one] = await Promise.all([long, byKey])
+      expect(order).toEqual(['key', 'long'])
+      expect(one.json.lastname).toBe('Last5')
+      expect(ended.status).toBe(answer.status)
+      if (answer.code !== undefined) expect(errCodes(ended.json)[0]).toBe(answer.code)
+      else expect(ended.json.result).toBe(89_999_997)
+    })
 })

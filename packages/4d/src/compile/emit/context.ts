@@ -16,6 +16,13 @@ export interface EmitOptions {
   readonly budget: boolean
   /** Keep the current 4D line in a variable, rather than reading it from the stack on error. */
   readonly lines: boolean
+  /**
+   * Generate the unit as a generator that stops (`yield`) at its budget's checks and goes into
+   * the 4D functions it calls with `yield*` (runtime/ops/steps.ts): the form a caller runs in
+   * slices, so that a long call holds no other client. Its formulas and `Try(…)` expressions stay
+   * plain functions (they run in one piece inside it).
+   */
+  readonly steps?: boolean
 }
 
 export const DEFAULT_EMIT_OPTIONS: EmitOptions = { budget: true, lines: false }
@@ -42,6 +49,8 @@ export class EmitContext {
   #frame: FormulaFrame | null = null
   /** How many `Try` blocks enclose the statement being generated. */
   tries = 0
+  // How many plain functions (a `Try(…)` expression's) enclose the code being generated.
+  #plain = 0
   #frames: FormulaFrame[] = []
 
   constructor(
@@ -113,6 +122,39 @@ export class EmitContext {
   /** The declarations of the sites, made once with the function (function.ts). */
   siteDeclarations(): string[] {
     return Array.from({ length: this.#sites }, (_, i) => `s${i} = { r: null }`)
+  }
+
+  /** Whether the code being generated may stop (`yield`): a generator's own, not a formula's. */
+  get yields(): boolean {
+    return this.options.steps === true && this.#frame === null && this.#plain === 0
+  }
+
+  /** Generates `fn` as code of a plain function inside the unit's (no `yield` there). */
+  plain<T>(fn: () => T): T {
+    this.#plain++
+    try {
+      return fn()
+    } finally {
+      this.#plain--
+    }
+  }
+
+  /**
+   * The budget's check (budget.ts) at a loop's pass or a call's start; in a generator also a stop,
+   * where its driver may end the slice.
+   */
+  tick(): string {
+    if (!this.options.budget) return ''
+    return this.yields
+      ? 'if (--rt.ticks < 0) { rt.tick(); yield; } '
+      : 'if (--rt.ticks < 0) rt.tick(); '
+  }
+
+  /** `call` (code calling a 4D function, `rt.call(…)`), in a generator its steps' form. */
+  calling(sync: string, steps: string, args: string): string {
+    if (!this.yields) return `rt.${sync}(${args})`
+    const t = this.temp()
+    return `((${t} = rt.${steps}(${args})) instanceof rt.Steps ? (yield* ${t}.g) : ${t})`
   }
 
   /** The formula being generated, if any. */

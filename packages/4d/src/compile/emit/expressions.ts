@@ -86,7 +86,9 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
       return callExpr(ctx, node.callee, node.args)
     case 'MethodCall':
       if (resolved?.kind === 'intrinsic') return emitted('void 0', 'any', true)
-      return emitted(`rt.method(${quote(node.name)}, ${args(ctx, node.args)})`)
+      return emitted(
+        ctx.calling('method', 'methodSteps', `${quote(node.name)}, ${args(ctx, node.args)}`),
+      )
     case 'Command':
       return command(ctx, resolved, node.args ?? [])
     case 'Constant':
@@ -124,7 +126,10 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'Formula':
       return formula(ctx, node)
     case 'TryExpr':
-      return tryExpr(ctx, expr(ctx, node.body))
+      return tryExpr(
+        ctx,
+        ctx.plain(() => expr(ctx, node.body)),
+      )
     case 'SymbolArg':
       return emitted(`rt.sym[${quote(node.symbol)}]`, 'any', true)
     case 'ArrayElement':
@@ -184,14 +189,28 @@ function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[])
     if (callee.object.kind === 'Super')
       return ctx.analysis.invalid.has(callee.object)
         ? expr(ctx, callee.object)
-        : emitted(`rt.superCall(cx, th, ${quote(callee.name)}, ${args(ctx, list)})`)
+        : emitted(
+            ctx.calling(
+              'superCall',
+              'superCallSteps',
+              `cx, th, ${quote(callee.name)}, ${args(ctx, list)}`,
+            ),
+          )
     return emitted(
-      `rt.call(${objectOf(ctx, callee.object, callee.name)}, ${quote(callee.name)}, ${args(ctx, list)})`,
+      ctx.calling(
+        'call',
+        'callSteps',
+        `${objectOf(ctx, callee.object, callee.name)}, ${quote(callee.name)}, ${args(ctx, list)}`,
+      ),
     )
   }
   if (callee.kind === 'Index')
     return emitted(
-      `rt.call(${expr(ctx, callee.object).code}, ${expr(ctx, callee.index).code}, ${args(ctx, list)})`,
+      ctx.calling(
+        'call',
+        'callSteps',
+        `${expr(ctx, callee.object).code}, ${expr(ctx, callee.index).code}, ${args(ctx, list)}`,
+      ),
     )
   return emitted(`rt.unsupported("A call of this expression")`)
 }

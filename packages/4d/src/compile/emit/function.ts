@@ -52,11 +52,11 @@ export function emitUnit(analysis: Analysis, options: EmitOptions): EmittedUnit 
   const sites = ctx.siteDeclarations()
   const prologue = [
     sites.length > 0 ? `const ${sites.join(', ')};` : '',
-    `return function (${PARAMETERS.join(', ')}) {`,
+    `return function${options.steps === true ? '*' : ''} (${PARAMETERS.join(', ')}) {`,
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
     deferred ? 'let df = [];' : '',
     options.lines ? `let ln = ${unit.line};` : '',
-    options.budget ? 'if (--rt.ticks < 0) rt.tick();' : '',
+    ctx.tick().trim(),
     `try {${entry === '' ? '' : ` ${entry}`}`,
   ]
   w.prepend(prologue.filter((p) => p !== '').join(' '))

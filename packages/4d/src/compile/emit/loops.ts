@@ -27,9 +27,8 @@ import { quote } from './quote.js'
 
 type Block = (statements: readonly StatementNode[]) => void
 
-/** The budget's decrement, at each pass. */
-const tick = (ctx: EmitContext): string =>
-  ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''
+/** The budget's decrement, at each pass (a stop too, in a generator: context.ts). */
+const tick = (ctx: EmitContext): string => ctx.tick()
 
 /** How a loop variable is read and assigned: a slot, or a process variable. */
 interface LoopVariable {

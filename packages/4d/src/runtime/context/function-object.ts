@@ -20,9 +20,19 @@ export type FunctionImpl = (
   context: unknown,
 ) => unknown
 
+/** A function's code as a generator: it stops (`yield`) where its caller may end a slice. */
+export type StepsImpl = (
+  rt: Runtime,
+  self: unknown,
+  args: unknown[],
+  context: unknown,
+) => Generator<void, unknown, void>
+
 export class FourDFunction implements MemberHost {
   #impl: FunctionImpl | undefined
   readonly #build: (() => FunctionImpl) | undefined
+  #steps: StepsImpl | undefined
+  readonly #buildSteps: (() => StepsImpl) | undefined
 
   /**
    * `impl`, or `build` to make it at the first call (compiled code is generated when first run);
@@ -31,7 +41,8 @@ export class FourDFunction implements MemberHost {
   constructor(
     /** How 4D names it in errors and `Current method name`: `Car.drive`, `myMethod`, `Formula`. */
     readonly name: string,
-    impl: FunctionImpl | { readonly build: () => FunctionImpl },
+    impl:
+      FunctionImpl | { readonly build: () => FunctionImpl; readonly buildSteps?: () => StepsImpl },
     /** The 4D text of a formula (`.source`); "" for others. */
     readonly source = '',
     public context: unknown = undefined,
@@ -42,7 +53,20 @@ export class FourDFunction implements MemberHost {
     readonly readsFirst = false,
   ) {
     if (typeof impl === 'function') this.#impl = impl
-    else this.#build = impl.build
+    else {
+      this.#build = impl.build
+      this.#buildSteps = impl.buildSteps
+    }
+  }
+
+  /**
+   * The call as steps (a generator that stops at its budget's checks: compile/emit/context.ts),
+   * for code compiled from 4D; undefined for any other function, which a caller runs at once.
+   */
+  steps(rt: Runtime, self: unknown, args: unknown[]): Generator<void, unknown, void> | undefined {
+    if (this.#buildSteps === undefined) return undefined
+    const steps = (this.#steps ??= this.#buildSteps())
+    return steps(rt, self, args, this.context)
   }
 
   /** Runs the function with `This` = `self`. */

@@ -1,0 +1,77 @@
+/**
+ * @module A call of a project's function run in slices, as 4D runs a request's code in a process
+ * of its own: a long call, or one that never ends, holds no other client. Its code is the
+ * function's generator (compile/emit/context.ts `steps`), which stops at its budget's checks
+ * (every 4,096 loop passes and calls); a slice runs it for SLICE_MS on the datastore's clock, the
+ * first at once (most calls end in it, answered with no Promise), the others one a turn of the
+ * event loop (`setImmediate`, after the turn's I/O: a read by key that came in meanwhile is
+ * answered between two slices).
+ *
+ * What the code's context is made of is set again around each slice: the running context (its
+ * variables, `Last errors`), the project's bounds, the request's budget, the levels of calls the
+ * code holds (ops/call-depth.ts: taken out while it waits, so that another request does not count
+ * them). Core's own (the caller's session and view, its privileges promoted, its process and
+ * transaction) follow the slices by themselves: they are the async context's, which `setImmediate`
+ * keeps (core's access/async-scope.ts).
+ */
+import { withQueryBudget, type Clock, type QueryBudget } from '@entistore/core'
+import type { Runtime } from '../runtime/context/runtime.js'
+import { callDepth, setCallDepth } from '../runtime/ops/call-depth.js'
+
+/** The time a slice runs, on the datastore's clock (the query engine's slices run 5 ms too). */
+export const SLICE_MS = 5
+
+/** A call between two slices. */
+export interface SlicedCall {
+  readonly rt: Runtime
+  readonly g: Generator<void, unknown, void>
+  readonly clock: Clock
+  /** The request's budget, current again around each slice. */
+  readonly budget: QueryBudget | undefined
+  /** The levels of calls its code holds while it waits. */
+  own: number
+}
+
+type Sliced = { readonly done: true; readonly value: unknown } | { readonly done: false }
+
+/** One slice of `call`, run where its context is current (the caller sets the rest). */
+export function slice(call: SlicedCall): Sliced {
+  const base = callDepth()
+  setCallDepth(base + call.own)
+  const until = call.clock.now() + SLICE_MS
+  try {
+    for (;;) {
+      const r = call.rt.run(() => call.g.next())
+      if (r.done === true) return { done: true, value: r.value }
+      if (call.clock.now() >= until) return { done: false }
+    }
+  } finally {
+    call.own = callDepth() - base
+    setCallDepth(base)
+  }
+}
+
+/**
+ * The rest of `call` (its first slice ran, and did not end it), one slice a turn, each run by
+ * `within` (the project's bounds, the runner's context) under the request's budget; `end` makes
+ * the answer of its value, `failed` the error of what it threw.
+ */
+export function slicesLeft(
+  call: SlicedCall,
+  within: <T>(fn: () => T) => T,
+  end: (value: unknown) => unknown,
+  failed: (error: unknown) => unknown,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const next = (): void => {
+      try {
+        const r = withQueryBudget(call.budget, () => within(() => slice(call)))
+        if (!r.done) return void setImmediate(next)
+        resolve(withQueryBudget(call.budget, () => within(() => end(r.value))))
+      } catch (error) {
+        reject(failed(error))
+      }
+    }
+    setImmediate(next)
+  })
+}
