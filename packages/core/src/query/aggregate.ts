@@ -21,7 +21,7 @@ import { fail } from '../errors/datastore-error.js'
 import type { Table } from '../store/table.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
-import { spend } from './budget.js'
+import { BUDGET_STEP, spend } from './budget.js'
 import { columnReady, finish, steps, type Work } from './slices.js'
 import { objectValues } from './predicate.js'
 import type { RowIds } from '../sets/row-ids.js'
@@ -249,13 +249,20 @@ function* eachValue(
       })
     }
     case 'computed': {
+      // Each row's getter is user code: the step is cut where it ran (slices.ts, codeStep); the
+      // accumulator takes the rows in the same order either way.
       const read = source.read
-      return yield* steps(rows.length, (from, to) => {
-        for (let i = from; i < to; i++) {
-          const r = rows[i]!
-          if (table.has(r)) acc.row(read(r), r)
-        }
-      })
+      return yield* steps(
+        rows.length,
+        (from, to) => {
+          for (let i = from; i < to; i++) {
+            const r = rows[i]!
+            if (table.has(r)) acc.row(read(r), r)
+          }
+        },
+        BUDGET_STEP,
+        true,
+      )
     }
   }
 }
