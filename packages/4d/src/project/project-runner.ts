@@ -28,6 +28,7 @@ import { budgetOf, type CodeBudget } from '../runtime/context/budget.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
 import { running } from '../runtime/context/running.js'
+import { enterCall, leaveCall, THROUGH_CORE } from '../runtime/ops/call-depth.js'
 import { slice, slicesLeft, type SlicedCall } from './sliced-call.js'
 import { limitsOf, withLimits, type CodeLimits } from '../runtime/values/limits.js'
 import { markShared } from '../runtime/values/shared.js'
@@ -269,7 +270,15 @@ export class ProjectRunner {
       else kept.contexts.set(c.name, (cx = contextOf(c, running, kept.rt)))
     }
     try {
-      return withLimits(this.#limits, () => body(cx))
+      return withLimits(this.#limits, () => {
+        // A level through core: many frames (ops/call-depth.ts).
+        enterCall(THROUGH_CORE)
+        try {
+          return body(cx)
+        } finally {
+          leaveCall(THROUGH_CORE)
+        }
+      })
     } catch (e) {
       throw FourDError.is(e) ? errorStack(e, where, c.file) : e
     }

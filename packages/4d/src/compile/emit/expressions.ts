@@ -255,9 +255,11 @@ function command(
  */
 function formula(ctx: EmitContext, node: FormulaNode): Emitted {
   const captures: Slot[] = []
+  let calls = false
   walk(node.body, (n) => {
     const r = ctx.analysis.resolved.get(n)
     if (r?.kind === 'captured' && !captures.includes(r.slot)) captures.push(r.slot)
+    if (n.kind === 'Call' || n.kind === 'MethodCall') calls = true
   })
   const copies = captures.map((slot) => captured(ctx, slot))
   const line = node.loc.start.line
@@ -269,11 +271,13 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
     temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : ''
   const tick = ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''
   const e = ctx.catchName()
-  // Counted as a call (ops/call-depth.ts): a formula that calls itself ends with 9438.
-  const body =
-    `${lets}rt.enterCall(); try { ${tick}return ${result.code}; } ` +
-    `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); } ` +
-    `finally { rt.leaveCall(); }`
+  // Counted as a call (ops/call-depth.ts) when it calls: a formula that calls itself ends with
+  // 9438. One that calls nothing (`$1.value*2`, most of those given to `map`) cannot nest any
+  // deeper by itself (a getter it reads is counted as the 4D function it is), and is not.
+  const catcher = `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
+  const body = calls
+    ? `${lets}rt.enterCall(); try { ${tick}return ${result.code}; } ${catcher} finally { rt.leaveCall(); }`
+    : `${lets}try { ${tick}return ${result.code}; } ${catcher}`
   const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
   // A formula that keeps its $1 nowhere may be given the same one for each element; one that
   // assigns (`Formula($1.accumulator*=$1.value)`) gets its own each time.

@@ -10,15 +10,19 @@
  *
  * The count alone is not enough: a level of 4D code that goes through core (a query whose
  * filter reads a computed attribute whose getter calls a function) takes many more frames than
- * a plain call. So at every PROBE_EVERY-th level the stack left is measured by recursing
- * PROBE_FRAMES deep; code that stays shallow (most calls, and recursive code such as a tree
- * walk of tens of levels) never pays for it.
+ * a plain call, so such a level counts as THROUGH_CORE calls (project-runner.ts). And from
+ * PROBE_FROM levels on, every PROBE_EVERY-th level measures the stack left by recursing
+ * PROBE_FRAMES deep: code that stays shallow, recursive code such as `fib` included, never
+ * pays for it (a probe at every 16th level cost fib(22) 45 times its time).
  */
 import { raise } from '../errors/fourd-error.js'
 import { limits } from '../values/limits.js'
 
-/** Levels between two measures of the stack left. */
-const PROBE_EVERY = 16
+/** Levels between two measures of the stack left, from PROBE_FROM levels on. */
+const PROBE_EVERY = 64
+const PROBE_FROM = 256
+/** What a level that goes through core (a getter a query calls, an event) counts for. */
+export const THROUGH_CORE = 8
 /** Frames of `probe` that must fit: about 100 KB, far more than any error's making needs. */
 const PROBE_FRAMES = 1_000
 
@@ -38,18 +42,18 @@ function stackLeft(): boolean {
   }
 }
 
-/** Counts a call entered; 9438 when it nests too deep (then nothing is counted). */
-export function enterCall(): void {
-  const d = ++depth
-  if (d > limits().callDepth || (d % PROBE_EVERY === 0 && !stackLeft())) {
-    depth--
-    raise('StackFull', { depth: d - 1 })
+/** Counts a call entered (`levels` of them); 9438 when it nests too deep (then none is). */
+export function enterCall(levels = 1): void {
+  const d = (depth += levels)
+  if (d > limits().callDepth || (d >= PROBE_FROM && d % PROBE_EVERY < levels && !stackLeft())) {
+    depth -= levels
+    raise('StackFull', { depth: depth })
   }
 }
 
 /** Counts a call left (in a `finally`: a call that threw has left too). */
-export function leaveCall(): void {
-  depth--
+export function leaveCall(levels = 1): void {
+  depth -= levels
 }
 
 /** The calls nested now (tests). */
