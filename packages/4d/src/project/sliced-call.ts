@@ -19,7 +19,7 @@ import type { Runtime } from '../runtime/context/runtime.js'
 import { callDepth, setCallDepth } from '../runtime/ops/call-depth.js'
 
 /** The time a slice runs, on the datastore's clock (the query engine's slices run 5 ms too). */
-export const SLICE_MS = 5
+const SLICE_MS = 5
 
 /** A call between two slices. */
 export interface SlicedCall {

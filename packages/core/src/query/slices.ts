@@ -105,7 +105,7 @@ export function* steps(
 }
 
 /** Rows between two stops of a step whose rows call user code (a computed attribute's getter). */
-export const CODE_ROWS = 8
+const CODE_ROWS = 8
 
 /**
  * One step of a loop whose rows may call user code (`rowsRunCode`: a filter's or an ordering's
