@@ -93,7 +93,7 @@ export function lazyFunction(analysis: Analysis, options: CompileOptions): FourD
       }
     },
     build: () => {
-      const impl = buildFunction(emitUnit(analysis, emit), unit.file)
+      const impl = buildFunction(emitUnit(analysis, { ...emit, steps: false }), unit.file)
       // Each run is a step of the call chain while it runs (`Get call chain`).
       return (rt, self, args, context) => {
         const on = enter === undefined ? rt : enter(rt)

@@ -51,5 +51,13 @@ export function run4d(
     classes,
     methods,
   })
-  return main.call(rt, args)
+  // `emit.steps`: the method's generator, driven to its end (what a call in slices runs).
+  if (options.emit?.steps !== true) return main.call(rt, args)
+  return rt.run(() => {
+    const steps = main.fn.steps(rt, undefined, [...args])!
+    for (;;) {
+      const r = steps.next()
+      if (r.done === true) return r.value
+    }
+  })
 }
