@@ -13,6 +13,7 @@ import type { HttpHandlerDef } from './web-server/http-handlers.js'
 import type { HttpRuleDef } from './web-server/http-rules.js'
 import type { WebQuotas } from './quotas/web-quotas.js'
 import type { SharedCounts } from './quotas/shared-counts.js'
+import type { SharedSessions } from './quotas/shared-sessions.js'
 
 export interface RestHandlerOptions extends AuthOptions {
   /** Where the interface is mounted. @default '/rest' */
@@ -204,6 +205,12 @@ export interface RestHandlerOptions extends AuthOptions {
    * @default each process counts its own
    */
   readonly sharedCounts?: SharedCounts
+  /**
+   * The sessions open on the other processes serving the same clients, counted with this one's
+   * by `nbSessions` and `nbGuestSessions` (quotas/shared-sessions.ts). @default each process
+   * counts its own
+   */
+  readonly sharedSessions?: SharedSessions
 }
 
 export interface RestHandler extends RestCore {

@@ -301,17 +301,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         request.query === '' &&
         !ds.restricting
       ) {
-        const body = quick(request.path)
+        // A read by key holds nothing for its session. A client without a cookie is sent one as
+        // 4D sends it, its session kept when it comes back (as on the general path), or at once
+        // where the store keeps every guest (quickSessionId); a live session's timer restarts.
+        // A cookie that names no live session (a guest coming back, an expired or made-up id) is
+        // the general path's, which takes its session up or opens one: every session a client
+        // keeps is one the per-session quotas, nbSessions and nbGuestSessions count.
+        const sid = readCookie(cookieHeader(request), cookieName)
+        const body = sid === undefined || ds.sessions.touch(sid) ? quick(request.path) : undefined
         if (body !== undefined) {
-          // A read by key keeps nothing for its session (it holds nothing): a client without a
-          // cookie is sent one as 4D sends it, for a session opened only when it takes something
-          // (its first other request); a known session's timer restarts; an unknown id (the
-          // one given here, or an expired session's) is left to that first other request. A
-          // store that keeps every guest (sessions shared through Redis) keeps this one too, or
-          // the cookie would name a session no process finds: the client's next request would
-          // be sent a new one.
-          const sid = readCookie(cookieHeader(request), cookieName)
-          if (sid !== undefined) ds.sessions.touch(sid)
           const setCookie =
             sid === undefined
               ? sessionSetCookie(cookieName, quickSessionId(ds), '/', cookieFlags)
@@ -462,7 +460,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   // Quotas first, CORS around them (a page reads a 429's Retry-After), rules last: they see
   // every reply, CORS's headers included (4D applies them to every response).
   const quotas = asLiveQuotas(options.quotas, ds.clock)
-  const metered = withQuotas(core, ds, quotas, cookieName, options.sharedCounts)
+  const { sharedCounts, sharedSessions } = options
+  const metered = withQuotas(core, ds, quotas, cookieName, sharedCounts, sharedSessions)
   const cors = options.cors ? withCors(metered, options.cors) : metered
   const noRules =
     options.rules === undefined || (Array.isArray(options.rules) && !options.rules.length)

@@ -70,3 +70,5 @@ export {
 export type { WebQuotaName, WebQuotas } from './quotas/web-quotas.js'
 export { BatchedCounts } from './quotas/shared-counts.js'
 export type { CountEntry, Defer, SharedCounts } from './quotas/shared-counts.js'
+export { ReportedSessions } from './quotas/shared-sessions.js'
+export type { SessionTotals, SharedSessions } from './quotas/shared-sessions.js'

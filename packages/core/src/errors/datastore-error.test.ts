@@ -110,6 +110,9 @@ describe('the error table', () => {
       ['NoPermissionToRead', 'ReadRefused'],
       // …and for an upload from a session that may store no file anywhere.
       ['NoPermissionToUpdate', 'UpdateRefused', 'UploadForbidden'],
+      // An HTTP handler's function or class not found: the REST call's codes, in 4D's words.
+      ['FunctionNotFound', 'HandlerFunctionNotFound'],
+      ['SingletonNotFound', 'HandlerSingletonNotFound'],
     ])
   })
 

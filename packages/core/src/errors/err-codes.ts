@@ -1157,6 +1157,14 @@ export const ERRORS = {
     (verb: string, path: string, verbs: string) =>
       `The ${verb} verb is not handled at ${q(path)} (its handlers take ${verbs})`,
   ),
+  /**
+   * An HTTP request handler's class is no shared singleton (none of that name, or a session
+   * singleton): 4D's words ("Cannot find singleton", http-request-handler.md), which name neither
+   * the class nor a code; the code is `$singleton`'s for an unknown singleton.
+   */
+  HandlerSingletonNotFound: spec(9105, 'enti', 'notFound', () => 'Cannot find singleton'),
+  /** An HTTP request handler's shared singleton lacks its function: 4D's words, 1573's code. */
+  HandlerFunctionNotFound: spec(1573, 'dbmg', 'notFound', () => 'Cannot find singleton function'),
   /** A malformed `HTTPHandlers.json` or `HTTPRules.json` (or their options): the server does not start. */
   InvalidHttpSettings: spec(
     9172,

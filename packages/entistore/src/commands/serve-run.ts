@@ -241,14 +241,19 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const wrapCore = inner && outer ? (core: RestCore) => outer(inner(core)) : (inner ?? outer)
   // The quotas counted with every process serving, only when there are quotas (none, no
   // message): through Redis across machines, else through the primary across the workers.
+  const viaPrimary = quotas !== undefined && !shared && cluster.isWorker
+  const { workerQuotaCounts, workerSessionCounts } = viaPrimary
+    ? await import('./worker-io.js')
+    : {}
   const sharedCounts =
     quotas === undefined
       ? undefined
       : shared
         ? shared.quotaCounts()
-        : cluster.isWorker
-          ? (await import('./worker-io.js')).workerQuotaCounts(() => ds.clock.now())
-          : undefined
+        : workerQuotaCounts?.(() => ds.clock.now())
+  // The sessions nbSessions and nbGuestSessions count: those of every process, the same way.
+  const sharedSessions =
+    quotas === undefined ? undefined : shared ? shared.sessionCounts() : workerSessionCounts?.()
   let server: RunningServer
   try {
     server = await serve(ds, {
@@ -270,6 +275,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...(o.cors === undefined ? {} : { cors: corsOptions(o.cors, io.err) }),
       ...(quotas === undefined ? {} : { quotas }),
       ...(sharedCounts === undefined ? {} : { sharedCounts }),
+      ...(sharedSessions === undefined ? {} : { sharedSessions }),
       ...(o.log === undefined ? {} : { onRequestDone: await requestLog(o.log, io) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),

@@ -3,7 +3,7 @@
  * side): the worker runs the primary's command line with this io.
  */
 import cluster from 'node:cluster'
-import { BatchedCounts } from '@entistore/rest'
+import { BatchedCounts, ReportedSessions } from '@entistore/rest'
 import { stopSignal } from '../serve/signals.js'
 import type { PrimaryMessage, WorkerMessage } from '../serve/workers.js'
 import type { CliIo } from './cli-io.js'
@@ -49,8 +49,22 @@ export function workerQuotaCounts(now: () => number): BatchedCounts {
     (c) => void process.send?.({ entistore: 'counts', counts: c } satisfies WorkerMessage),
     now,
   )
-  process.on('message', (m: Partial<PrimaryMessage> | null) => {
+  process.on('message', (m: PrimaryMessage | null) => {
     if (m?.entistore === 'others' && Array.isArray(m.counts)) counts.heard(m.counts)
   })
   return counts
+}
+
+/**
+ * The sessions of this worker counted with the others' by `nbSessions` and `nbGuestSessions`,
+ * through the primary (workers.ts): its own go out when they change, the others' come back.
+ */
+export function workerSessionCounts(): ReportedSessions {
+  const sessions = new ReportedSessions(
+    (mine) => void process.send?.({ entistore: 'sessions', ...mine } satisfies WorkerMessage),
+  )
+  process.on('message', (m: PrimaryMessage | null) => {
+    if (m?.entistore === 'sessions') sessions.heard({ sessions: m.sessions, users: m.users })
+  })
+  return sessions
 }

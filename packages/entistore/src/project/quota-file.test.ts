@@ -13,14 +13,15 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, startServe } from '../commands/cli-serve.fixture.js'
 
 const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.meta.url))
+const WEB = fileURLToPath(new URL('test-projects/web-server', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'entistore-quotas-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 let copies = 0
 /** A copy of the small project whose QuotaManager.json holds `text` (none when undefined). */
-function project(text?: string): string {
+function project(text?: string, from = DOCS): string {
   const to = join(dir, `p${++copies}`)
-  cpSync(DOCS, to, { recursive: true })
+  cpSync(from, to, { recursive: true })
   if (text !== undefined) writeFileSync(join(to, 'Project/Sources/QuotaManager.json'), text)
   return to
 }
@@ -83,6 +84,40 @@ describe('serve with web server quotas', () => {
     try {
       for (let i = 0; i < 5; i++) expect((await get()).status).toBe(200)
       expect(s.server.quotas.nbRequestsPerMin).toBeUndefined()
+    } finally {
+      await s.stop()
+    }
+  })
+
+  // Issue 78: a client that only reads by key took the quick lane, which kept no session: 7 of
+  // 7 requests passed a per-session quota of 4, a third guest passed a quota of 2.
+  it('a client that only reads by key is held by its session’s quotas and counted as a guest', async () => {
+    const quotas = '{ "nbRequestsPerMinPerSession": 4, "nbGuestSessions": 2 }'
+    const folder = project(quotas, WEB)
+    const { s } = await serving(['--project', folder, '--data', join(folder, 'csv')])
+    try {
+      /** A client with its own cookie jar: the status and errCode of each `GET /rest/Employee(1)`. */
+      const reader = () => {
+        let cookie: string | undefined
+        return async () => {
+          const r = await fetch(`${s.url}/rest/Employee(1)`, cookie ? { headers: { cookie } } : {})
+          cookie = r.headers.get('set-cookie')?.split(';')[0] ?? cookie
+          const body = (await r.json()) as { __ERROR?: { errCode: number; message: string }[] }
+          return r.status === 200 ? 200 : [r.status, body.__ERROR?.[0]?.message]
+        }
+      }
+      const attacker = reader()
+      const statuses = []
+      for (let i = 0; i < 7; i++) statuses.push(await attacker())
+      const perSession = [429, expect.stringContaining('nbRequestsPerMinPerSession')]
+      expect(statuses).toEqual([200, 200, 200, 200, perSession, perSession, perSession])
+      // Another client is served: the second guest.
+      const other = reader()
+      expect([await other(), await other()]).toEqual([200, 200])
+      // A third guest is refused, the two others are not.
+      const guests = [429, expect.stringContaining('nbGuestSessions')]
+      expect(await reader()()).toEqual(guests)
+      expect(await other()).toBe(200)
     } finally {
       await s.stop()
     }

@@ -92,12 +92,14 @@ describe('HTTP request handlers, as 4D’s pages write them', () => {
       const r = await fetch(`${s.url}${path}`)
       expect(r.status).toBe(404)
       const [error] = (await json(r)).__ERROR
-      expect(error.errCode).toBe(9105)
-      expect(error.message).toMatch(/singleton .* cannot be found/)
+      expect(error).toMatchObject({ errCode: 9105, message: 'Cannot find singleton' })
     }
     const r = await fetch(`${s.url}/noFunction`)
     expect(r.status).toBe(404)
-    expect((await json(r)).__ERROR[0]).toMatchObject({ errCode: 1573 })
+    expect((await json(r)).__ERROR[0]).toMatchObject({
+      errCode: 1573,
+      message: 'Cannot find singleton function',
+    })
   })
 
   // http-request-handler.md, "Verbs": "No control is done on verb names. All names can be used"

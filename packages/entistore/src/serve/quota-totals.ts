@@ -4,9 +4,10 @@
  * and the primary tells every other worker the new totals of the keys it changed, less that
  * worker's own (so that each adds them to its own exact counts). Nothing is sent when no quota
  * counts anything. A worker that exits leaves its counts until their windows end: it admitted
- * those requests.
+ * those requests. The sessions each worker holds (`WorkerSessions`) are summed alike, for
+ * `nbSessions` and `nbGuestSessions`; a worker's go with it when it exits.
  */
-import type { CountEntry } from '@entistore/rest'
+import type { CountEntry, SessionTotals } from '@entistore/rest'
 
 interface Total {
   readonly end: number
@@ -58,5 +59,40 @@ export class QuotaTotals {
     for (const [key, { end }] of this.#totals)
       if (end <= now) this.#totals.delete(key)
       else if (end < this.#nextPrune) this.#nextPrune = end
+  }
+}
+
+/**
+ * The primary's side of the sessions the workers hold (rest's `ReportedSessions` is the worker's):
+ * each worker tells its own when they change, and hears the sum of the others'.
+ */
+export class WorkerSessions {
+  readonly #by = new Map<number, SessionTotals>()
+
+  /**
+   * Worker `from` holds `mine` now (undefined: it exited, its sessions gone with it); returns,
+   * for a worker `to`, what it should hear now (undefined for `from` itself).
+   */
+  set(from: number, mine: SessionTotals | undefined): (to: number) => SessionTotals | undefined {
+    if (mine === undefined) this.#by.delete(from)
+    else this.#by.set(from, { sessions: mine.sessions, users: mine.users })
+    return (to) => (to === from ? undefined : this.othersOf(to))
+  }
+
+  /** The sessions of every worker but `to`. */
+  othersOf(to: number): SessionTotals {
+    let sessions = 0
+    let users = 0
+    for (const [id, t] of this.#by)
+      if (id !== to) {
+        sessions += t.sessions
+        users += t.users
+      }
+    return { sessions, users }
+  }
+
+  /** Whether any worker told of sessions (a worker that starts then hears of them). */
+  get told(): boolean {
+    return this.#by.size > 0
   }
 }

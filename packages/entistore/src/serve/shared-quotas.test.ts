@@ -1,11 +1,17 @@
 /**
  * The web server quotas of `serve --workers N`, counted across the workers: two REST handlers,
- * each a worker of a primary run with fake workers (workers.ts), their counts going through it as
- * cluster's IPC would carry them. Turns are run by hand: a request never waits for the primary,
- * and the overshoot is what the others admitted in the turn not yet heard of.
+ * each a worker of a primary run with fake workers (workers.ts), their counts and their sessions
+ * going through it as cluster's IPC would carry them. Turns are run by hand: a request never waits
+ * for the primary, and the overshoot is what the others admitted in the turn not yet heard of.
  */
 import { createDatastore, ManualClock } from '@entistore/core'
-import { BatchedCounts, createRestHandler, type RestHandler, type WebQuotas } from '@entistore/rest'
+import {
+  BatchedCounts,
+  createRestHandler,
+  ReportedSessions,
+  type RestHandler,
+  type WebQuotas,
+} from '@entistore/rest'
 import { describe, expect, it } from 'vitest'
 import { writeData, writeModel } from '../../../core/src/txn/writes.fixture.js'
 import { superviseWorkers, type PrimaryMessage, type WorkerEvents } from './workers.js'
@@ -31,14 +37,21 @@ function workers(count: number, quotas: WebQuotas) {
         () => clock.now(),
         (fn) => turns.push(fn),
       )
+      const sessions = new ReportedSessions(
+        (mine) => events.message({ entistore: 'sessions', ...mine }),
+        (fn) => turns.push(fn),
+      )
       const ds = createDatastore(writeModel(), { data: writeData(), clock })
-      handlers.push(createRestHandler(ds, { quotas, sharedCounts: shared }))
+      handlers.push(
+        createRestHandler(ds, { quotas, sharedCounts: shared, sharedSessions: sessions }),
+      )
       return {
         id,
         pid: 1000 + id,
         stop: () => events.exit(0, null),
         kill: () => {},
         send: (m) => {
+          if (m.entistore === 'sessions') return sessions.heard(m)
           messages.push(m)
           shared.heard(m.counts)
         },
@@ -101,6 +114,36 @@ describe('quotas across the workers of one serve', () => {
     w.endTurn()
     expect(w.reported).toEqual([])
     expect(w.messages).toEqual([])
+  })
+
+  // Issue 78: each worker counted the sessions it holds only, and a client that only reads by
+  // key was no session at all. A guest is one wherever it was opened.
+  it('nbGuestSessions and nbSessions count the guests of every worker, readers by key included', async () => {
+    for (const quotas of [{ nbGuestSessions: 2 }, { nbSessions: 2 }]) {
+      const w = workers(2, quotas)
+      /** A client with its own cookie jar, reading an entity by key through worker `i`. */
+      const reader = () => {
+        let cookie: string | undefined
+        return async (i: number) => {
+          const init = cookie === undefined ? {} : { headers: { cookie } }
+          const r = await w.handlers[i]!.request('/rest/Company(1)', init)
+          cookie = r.headers.get('set-cookie')?.split(';')[0] ?? cookie
+          return r.status
+        }
+      }
+      const [a, b] = [reader(), reader()]
+      // A guest kept on each worker (the second request brings its cookie back).
+      expect([await a(0), await a(0), await b(1), await b(1)]).toEqual([200, 200, 200, 200])
+      w.endTurn()
+      // A third guest is refused on either worker; the two others are served.
+      for (const i of [0, 1]) {
+        const third = await w.handlers[i]!.request('/rest/Company(1)')
+        expect([i, third.status, third.headers.get('retry-after')]).toEqual([i, 429, ''])
+        const body = (await third.json()) as { __ERROR: { message: string }[] }
+        expect(body.__ERROR[0]!.message).toContain(Object.keys(quotas)[0])
+      }
+      expect([await a(0), await b(1)]).toEqual([200, 200])
+    }
   })
 
   it('one message a worker a turn, passed to each other worker once', async () => {

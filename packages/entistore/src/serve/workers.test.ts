@@ -19,6 +19,7 @@ import type { HealthReply } from './serve.js'
 import {
   superviseWorkers,
   type ForkWorker,
+  type PrimaryMessage,
   type SuperviseOptions,
   type WorkerEvents,
 } from './workers.js'
@@ -29,8 +30,11 @@ interface FakeWorker {
   readonly events: WorkerEvents
   stops: number
   kills: number
+  /** What the primary sent it. */
+  readonly sent: PrimaryMessage[]
   stop(): void
   kill(): void
+  send(message: PrimaryMessage): void
 }
 
 /** Fake workers, fake timers, and what the primary printed. */
@@ -44,8 +48,10 @@ function primary(options: Partial<SuperviseOptions> = {}) {
       events,
       stops: 0,
       kills: 0,
+      sent: [],
       stop: () => void worker.stops++,
       kill: () => void worker.kills++,
+      send: (message) => void worker.sent.push(message),
     }
     forked.push(worker)
     return worker
@@ -142,6 +148,23 @@ describe('the primary of --workers', () => {
     p.pass(60_000)
     three.events.exit(1, null)
     expect(p.pending()).toEqual([100])
+  })
+
+  // nbSessions and nbGuestSessions count the sessions of every worker (issue 78).
+  it('tells each worker the sessions the others hold; those of one that exits go with it', () => {
+    const p = running()
+    const [one, two] = p.forked as [FakeWorker, FakeWorker]
+    one.events.message({ entistore: 'sessions', sessions: 3, users: 1 })
+    expect([one.sent, two.sent]).toEqual([[], [{ entistore: 'sessions', sessions: 3, users: 1 }]])
+    two.events.message({ entistore: 'sessions', sessions: 2, users: 0 })
+    expect(one.sent).toEqual([{ entistore: 'sessions', sessions: 2, users: 0 }])
+    one.events.exit(1, null)
+    expect(two.sent.at(-1)).toEqual({ entistore: 'sessions', sessions: 0, users: 0 })
+    // The one started in its place hears of the others' once it serves.
+    p.pass(100)
+    const three = p.forked[2]!
+    p.ready(three)
+    expect(three.sent).toEqual([{ entistore: 'sessions', sessions: 2, users: 0 }])
   })
 
   it('gives up past maxExits in the window: stops the others, exit code 1', async () => {
@@ -395,6 +418,72 @@ describe.skipIf(postgresSkip !== undefined)(
         if (new Date().getUTCHours() === hour)
           expect(statuses.filter((s) => s === 200).length).toBeLessThan(8)
         expect(statuses.at(-1)).toBe(429)
+      },
+    )
+
+    // Issue 78: each worker counted its own sessions, and a reader by key none.
+    it(
+      'counts the guests of both workers for nbGuestSessions, readers by key included',
+      { timeout: 90_000 },
+      async () => {
+        const quotas = join(folder, 'guests.json')
+        writeFileSync(quotas, JSON.stringify({ nbGuestSessions: 2 }))
+        const cli = await startWorkers('--quotas', quotas, '--health-details')
+        const write = await fetch(`${cli.url}/rest/Item?$method=update`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'cap' }),
+        })
+        const { ID } = (await write.json()) as { ID: number }
+        /** A client on a connection of its own (one worker), with its cookie jar. */
+        const client = () => {
+          const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+          let cookie: string | undefined
+          const send = (path: string) =>
+            new Promise<{ status: number; body: string }>((resolve, reject) => {
+              const headers = cookie === undefined ? {} : { cookie }
+              get(`${cli.url}${path}`, { agent, headers }, (res) => {
+                cookie = res.headers['set-cookie']?.[0]?.split(';')[0] ?? cookie
+                let body = ''
+                res.setEncoding('utf8').on('data', (d: string) => (body += d))
+                res.on('end', () => resolve({ status: res.statusCode!, body }))
+              }).on('error', reject)
+            })
+          const worker = async () =>
+            (JSON.parse((await send('/health')).body) as HealthReply).worker
+          return { send, worker, close: () => agent.destroy() }
+        }
+        /** A client whose connection reached worker `id` (a new connection goes to the next). */
+        const on = async (id: number | undefined) => {
+          for (;;) {
+            const c = client()
+            if (id === undefined || (await c.worker()) === id) return c
+            c.close()
+          }
+        }
+        // Two guests reading by key, one on each worker.
+        const a = await on(undefined)
+        const first = await a.worker()
+        const b = await on(first === 1 ? 2 : 1)
+        const item = `/rest/Item(${ID})`
+        for (const c of [a, b]) {
+          expect((await c.send(item)).status).toBe(200)
+          expect((await c.send(item)).status).toBe(200)
+        }
+        // Once each heard of the other's (a message through the primary), a third guest is
+        // refused on either worker.
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        for (const id of [1, 2]) {
+          const third = await on(id)
+          const r = await third.send(item)
+          expect([id, r.status, r.body.includes('nbGuestSessions')]).toEqual([id, 429, true])
+          third.close()
+        }
+        expect([(await a.send(item)).status, (await b.send(item)).status]).toEqual([200, 200])
+        a.close()
+        b.close()
+        cli.child.kill('SIGTERM')
+        expect(await cli.exited).toEqual({ code: 0, signal: null })
       },
     )
   },

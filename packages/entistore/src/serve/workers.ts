@@ -17,15 +17,16 @@
  * the primary exits with its code, as a single process would.
  *
  * The primary also keeps the web server quotas' counts of all workers (quota-totals.ts): each
- * worker tells it what it counted, and hears what the others did (`PrimaryMessage`).
+ * worker tells it what it counted, and hears what the others did (`PrimaryMessage`); and, for
+ * `nbSessions` and `nbGuestSessions`, the sessions each holds, summed the same way.
  *
  * Workers talk to the primary through cluster's IPC channel (`WorkerMessage`); `superviseWorkers`
  * takes the forking as a function, so that tests drive it with fake workers and a fake clock.
  */
 import cluster from 'node:cluster'
-import type { CountEntry } from '@entistore/rest'
+import type { CountEntry, SessionTotals } from '@entistore/rest'
 import { realSchedule, type Schedule } from './chaos.js'
-import { QuotaTotals } from './quota-totals.js'
+import { QuotaTotals, WorkerSessions } from './quota-totals.js'
 
 /** What a worker sends the primary. */
 export type WorkerMessage =
@@ -33,12 +34,13 @@ export type WorkerMessage =
   | { readonly entistore: 'ready'; readonly url: string }
   /** What its web server quotas counted in one turn (quota-totals.ts). */
   | { readonly entistore: 'counts'; readonly counts: readonly CountEntry[] }
+  /** The sessions it holds now, when they changed. */
+  | ({ readonly entistore: 'sessions' } & SessionTotals)
 
-/** What the primary sends a worker: the other workers' quota counts, by key. */
-export interface PrimaryMessage {
-  readonly entistore: 'others'
-  readonly counts: readonly CountEntry[]
-}
+/** What the primary sends a worker: the other workers' quota counts by key, or their sessions. */
+export type PrimaryMessage =
+  | { readonly entistore: 'others'; readonly counts: readonly CountEntry[] }
+  | ({ readonly entistore: 'sessions' } & SessionTotals)
 
 /** What the primary hears of one worker. */
 export interface WorkerEvents {
@@ -122,6 +124,7 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
   }
   const workers = new Set<Worker>()
   const totals = new QuotaTotals(now)
+  const sessions = new WorkerSessions()
   const restarts = new Set<() => void>()
   const exits: number[] = []
   let phase: 'starting' | 'running' | 'stopping' = 'starting'
@@ -143,7 +146,17 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
     workers.add(worker)
   }
 
+  /** Worker `from`'s sessions are `mine` now: every other worker hears the sum of the others'. */
+  const sessionsOf = (from: number, mine: SessionTotals | undefined): void => {
+    const toHear = sessions.set(from, mine)
+    for (const w of workers) {
+      const others = toHear(w.control.id)
+      if (others !== undefined) w.control.send?.({ entistore: 'sessions', ...others })
+    }
+  }
+
   const heard = (worker: Worker, m: WorkerMessage): void => {
+    if (m.entistore === 'sessions') return sessionsOf(worker.control.id, m)
     if (m.entistore === 'counts') {
       const toHear = totals.add(worker.control.id, m.counts)
       for (const w of workers) {
@@ -160,6 +173,9 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
     }
     worker.ready = true
     worker.lines.length = 0
+    // One started again hears of the sessions the others hold.
+    if (sessions.told)
+      worker.control.send?.({ entistore: 'sessions', ...sessions.othersOf(worker.control.id) })
     if (phase === 'stopping') return
     if (worker.replaces !== undefined)
       out(
@@ -179,6 +195,7 @@ export function superviseWorkers(options: SuperviseOptions): Promise<number> {
   const exited = (worker: Worker, c: number | null, signal: string | null): void => {
     workers.delete(worker)
     const { id, pid } = worker.control
+    if (sessions.told) sessionsOf(id, undefined)
     if (phase === 'stopping') {
       // SIGTERM before the worker listened to it (still loading) ends it as asked: nothing lost.
       if (c !== 0 && signal !== 'SIGTERM') code = 1

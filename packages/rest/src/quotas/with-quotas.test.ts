@@ -174,6 +174,61 @@ describe('web server quotas', () => {
     for (let i = 0; i < 3; i++) expect((await s.get('/rest/Company', {}, false)).status).toBe(200)
   })
 
+  // Issue 78: a GET by key took the quick lane, which sent a cookie but kept no session, so the
+  // per-session counts went to an id nothing checked (7 of 7 passed a quota of 4).
+  describe('a client that only reads by key', () => {
+    /** A client of its own cookie jar sending `GET /rest/Company(1)`: each reply's status. */
+    const reader = (s: ReturnType<typeof server>) => {
+      let cookie: string | undefined
+      return async () => {
+        const res = await s.handler.request(
+          '/rest/Company(1)',
+          cookie ? { headers: { cookie } } : {},
+        )
+        cookie = res.headers.get('set-cookie')?.split(';')[0] ?? cookie
+        await res.arrayBuffer()
+        return res.status
+      }
+    }
+    const times = async (n: number, read: () => Promise<number>) => {
+      const statuses = []
+      for (let i = 0; i < n; i++) statuses.push(await read())
+      return statuses
+    }
+
+    it('is held by nbRequestsPerMinPerSession and outBytesPerMinPerSession; another is served', async () => {
+      const s = server({ nbRequestsPerMinPerSession: 4 })
+      const attacker = reader(s)
+      expect(await times(7, attacker)).toEqual([200, 200, 200, 200, 429, 429, 429])
+      expect(await times(4, reader(s))).toEqual([200, 200, 200, 200])
+      // A client whose session a query opened is served by key too.
+      const other = (await s.get('/rest/$catalog', {}, false)).headers.get('set-cookie')!
+      const byKey = await s.handler.request('/rest/Company(1)', { headers: { cookie: other } })
+      expect(byKey.status).toBe(200)
+      // Bytes out: a reply by key is a few hundred bytes with its headers.
+      const out = await times(6, reader(server({ outBytesPerMinPerSession: 1000 })))
+      const first = out.indexOf(429)
+      expect(first).toBeGreaterThan(1)
+      expect(new Set(out.slice(first))).toEqual(new Set([429]))
+      s.clock.advance(45_000)
+      expect(await attacker()).toBe(200)
+    })
+
+    it('counts for nbGuestSessions and nbSessions: a third guest is refused, the two others served', async () => {
+      for (const quotas of [{ nbGuestSessions: 2 }, { nbSessions: 2 }]) {
+        const s = server(quotas)
+        const [a, b, c] = [reader(s), reader(s), reader(s)]
+        expect(await times(2, a)).toEqual([200, 200])
+        expect(await times(2, b)).toEqual([200, 200])
+        const third = await s.handler.request('/rest/Company(1)')
+        expect(await refused(third, Object.keys(quotas)[0]!)).toBe('')
+        expect(await c()).toBe(429)
+        expect([await a(), await b()]).toEqual([200, 200])
+        expect(s.ds.sessions.counts.guests).toBe(2)
+      }
+    })
+  })
+
   it('a CORS page reads the Retry-After of a 429', async () => {
     const s = server({ nbRequestsPerMin: 1 }, { cors: { origin: 'http://page' } })
     const origin = { headers: { origin: 'http://page' } }

@@ -13,7 +13,10 @@
  * they go when it closes, and follow it when a login renews its id. The per-session values are
  * those in force when the session opened (4D: "session default quotas apply to new sessions"),
  * read when the server first meets it; `nbEntitySetsPerSession` becomes its
- * `Session.quotas.nbEntitySets` then.
+ * `Session.quotas.nbEntitySets` then. `nbSessions` and `nbGuestSessions` count the sessions the
+ * store keeps (a guest is kept once its client comes back, whatever it asks: a read by key
+ * too), and those of the other processes serving the same clients when they are shared
+ * (shared-sessions.ts).
  */
 import { datastoreError, defaultEntitySetQuota, type Datastore } from '@entistore/core'
 import {
@@ -29,6 +32,7 @@ import { utf8Bytes } from '../serialize/reply-parts.js'
 import { readCookie } from '../sessions/cookie.js'
 import { RateCounts, type Measure, type Reached } from './quota-windows.js'
 import type { SharedCounts } from './shared-counts.js'
+import type { SessionTotals, SharedSessions } from './shared-sessions.js'
 import { changedAt, enforcesNone, SESSION_QUOTAS, type WebQuotas } from './web-quotas.js'
 
 /** A session the quotas have met: its counts, and the per-session values it was given then. */
@@ -128,7 +132,8 @@ const refusal = (reached: Reached) =>
 
 /**
  * `core` under the quotas `quotas` holds (read at each request: they may change), its rate counts
- * `shared` with other processes when given (server-wide, and each session's under its id).
+ * `shared` with other processes when given (server-wide, and each session's under its id), and
+ * its open sessions counted with theirs (`sharedSessions`).
  */
 export function withQuotas(
   core: RestCore,
@@ -136,6 +141,7 @@ export function withQuotas(
   quotas: WebQuotas,
   cookieName: string,
   shared?: SharedCounts,
+  sharedSessions?: SharedSessions,
 ): RestCore {
   const server = new RateCounts(shared)
   const sessions = new Map<string, Metered>()
@@ -199,15 +205,29 @@ export function withQuotas(
     }
   }
 
+  /** Whether a session quota is enforced: only then are sessions counted. */
+  const countsSessions = (): boolean =>
+    quotas.nbSessions !== undefined || quotas.nbGuestSessions !== undefined
+
+  /**
+   * The sessions open: those the store keeps, with the other processes' when they are shared
+   * (which are told of this process's when they changed).
+   */
+  const open = (): SessionTotals => {
+    const { established, users, guests } = ds.sessions.counts
+    const here = { sessions: established + guests, users }
+    return sharedSessions?.totals(here) ?? here
+  }
+
   /** A refusal of a request that would open a session past `nbSessions` or `nbGuestSessions`. */
   const sessionsFull = (): unknown => {
+    if (!countsSessions()) return undefined
     const { nbSessions, nbGuestSessions } = quotas
-    if (nbSessions === undefined && nbGuestSessions === undefined) return undefined
-    const { established, users, guests } = ds.sessions.counts
+    const { sessions: all, users } = open()
     const full =
-      nbSessions !== undefined && established + guests >= nbSessions
+      nbSessions !== undefined && all >= nbSessions
         ? { name: 'nbSessions', limit: nbSessions }
-        : nbGuestSessions !== undefined && established - users + guests >= nbGuestSessions
+        : nbGuestSessions !== undefined && all - users >= nbGuestSessions
           ? { name: 'nbGuestSessions', limit: nbGuestSessions }
           : undefined
     if (full === undefined) return undefined
@@ -277,8 +297,11 @@ export function withQuotas(
         server.add(measure, amount, at)
         metered?.counts.add(measure, amount, at)
       }
-      const answered = (reply: RestReply, at: number): RestReply =>
-        sent(reply, metered ?? afterwards(sid, reply, counted), at)
+      const answered = (reply: RestReply, at: number): RestReply => {
+        // A session the request opened, kept or closed is told to the other processes.
+        if (sharedSessions !== undefined && countsSessions()) open()
+        return sent(reply, metered ?? afterwards(sid, reply, counted), at)
+      }
       const reply = core.respond(request)
       return isPending(reply)
         ? reply.then((r) => answered(r, ds.clock.now()))

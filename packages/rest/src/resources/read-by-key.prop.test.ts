@@ -4,7 +4,7 @@
  * writes, restores and reads, every read answers the same status, content type and body through
  * a handler with the lane and the cache (one small enough to evict) as through one with neither.
  * Only the session cookie differs, as docs/compat.md says: a client without one is sent one
- * either way, but the lane keeps no session for it.
+ * either way, but the lane keeps no session for it (it is kept when the client comes back).
  */
 import fc from 'fast-check'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
@@ -263,7 +263,7 @@ describe('the quick lane of a read by key', () => {
     expect(views).toBeGreaterThan(20)
   })
 
-  it('sends a client without a cookie one, keeps no session for it, and takes it up when it comes back', () => {
+  it('sends a client without a cookie one, keeps no session for it, and takes it up when it comes back by key', () => {
     const ds = createDatastore(model, { data })
     const h = createRestHandler(ds)
     const before = ds.sessions.counts
@@ -271,15 +271,22 @@ describe('the quick lane of a read by key', () => {
     expect(reply.status).toBe(200)
     expect(reply.headers['set-cookie']).toMatch(/^4DSID_lanes=[0-9A-F]{32}; /)
     expect(ds.sessions.counts).toEqual(before)
-    // Its first other request takes its session up under the same id (no new cookie) and keeps it.
+    // Its next request, a read by key too, takes its session up under the same id (no new
+    // cookie) and keeps it: a session the quotas count (issue 78), as on the general path.
     const cookie = (reply.headers['set-cookie'] as string).split(';')[0]!
     const again = syncReply(h.respond(get('/rest/Employee(4)', cookie)))
+    expect(again.status).toBe(200)
     expect(again.headers['set-cookie']).toBeUndefined()
-    expect(ds.sessions.counts).toEqual(before)
+    expect(ds.sessions.counts.guests).toBe(before.guests + 1)
+    expect(ds.sessions.peek(cookie.split('=')[1]!)).toBeDefined()
     const other = syncReply(h.respond({ ...get('/rest/Employee', cookie), query: '$top=1' }))
     expect(other.headers['set-cookie']).toBeUndefined()
     expect(ds.sessions.counts.guests).toBe(before.guests + 1)
-    expect(ds.sessions.peek(cookie.split('=')[1]!)).toBeDefined()
+    // A made-up id is sent a cookie of its own, as the general path sends one.
+    const madeUp = syncReply(h.respond(get('/rest/Employee(4)', '4DSID_lanes=ABC')))
+    expect(madeUp.status).toBe(200)
+    expect(madeUp.headers['set-cookie']).toMatch(/^4DSID_lanes=[0-9A-F]{32}; /)
+    expect(ds.sessions.counts.guests).toBe(before.guests + 1)
   })
 
   it('keeps each version once, within its bound, and drops what a write replaces', () => {

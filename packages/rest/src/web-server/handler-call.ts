@@ -7,16 +7,10 @@
  *
  * What it returns is the reply: an OutgoingMessage as it is (status, headers, body), nothing
  * (undefined, null) 204 with no body, any other value as JSON. A class that is no shared
- * singleton answers 404 SingletonNotFound ("Cannot find singleton"), a function it lacks 404
- * FunctionNotFound ("Cannot find singleton function"), as 4D names them.
+ * singleton answers 404 "Cannot find singleton", a function it lacks 404 "Cannot find singleton
+ * function", in 4D's words (HandlerSingletonNotFound, HandlerFunctionNotFound).
  */
-import {
-  fail,
-  IncomingMessage,
-  OutgoingMessage,
-  ownerText,
-  singletonStateFor,
-} from '@entistore/core'
+import { fail, IncomingMessage, OutgoingMessage, singletonStateFor } from '@entistore/core'
 import { resultJson } from '../call/result.js'
 import type { Answer, Reply } from '../reply.js'
 import { sessionOwner, type RouteContext } from '../resources/context.js'
@@ -33,13 +27,9 @@ export function httpHandlerCall(ctx: RouteContext, target: HandlerTarget): Answe
     registry.list('singleton', handler.class).length === 0 ||
     registry.isSessionSingleton(handler.class)
   )
-    fail('SingletonNotFound', [handler.class])
+    fail('HandlerSingletonNotFound', [])
   const fn =
-    registry.find('singleton', handler.class, handler.method) ??
-    fail('FunctionNotFound', [
-      handler.method,
-      ownerText({ kind: 'singleton', owner: handler.class }),
-    ])
+    registry.find('singleton', handler.class, handler.method) ?? fail('HandlerFunctionNotFound', [])
   const message = new IncomingMessage({
     verb: ctx.method,
     path: target.path,

@@ -203,16 +203,21 @@ describe('HTTP request handlers', () => {
     expect(handler.handles!('/start/x')).toBe(true)
   })
 
-  it('answers 404 for a class that is no shared singleton, or a function it lacks', async () => {
+  it('answers 404 in 4D’s words for a class that is no shared singleton, or a function it lacks', async () => {
     const handler = rest()
-    const unknown = await handler.request('/unknown')
-    expect(unknown.status).toBe(404)
-    expect((await json(unknown)).__ERROR[0].errCode).toBe(9105)
-    const perSession = await handler.request('/session')
-    expect((await json(perSession)).__ERROR[0].errCode).toBe(9105)
-    const missing = await handler.request('/missing')
-    expect(missing.status).toBe(404)
-    expect((await json(missing)).__ERROR[0].message).toMatch(/"missing".*singleton GeneralHandling/)
+    const error = async (path: string) => {
+      const r = await handler.request(path)
+      expect(r.status, path).toBe(404)
+      return (await json(r)).__ERROR[0]
+    }
+    const singleton = { message: 'Cannot find singleton', errCode: 9105 }
+    expect(await error('/unknown')).toEqual({ ...singleton, componentSignature: 'enti' })
+    expect(await error('/session')).toEqual({ ...singleton, componentSignature: 'enti' })
+    expect(await error('/missing')).toEqual({
+      message: 'Cannot find singleton function',
+      componentSignature: 'dbmg',
+      errCode: 1573,
+    })
   })
 
   it('answers a function that throws as a REST call’s failure, and a body that is not JSON 400', async () => {

@@ -17,10 +17,11 @@ import {
 import { RedisParticipant, type Commands } from './redis-participant.js'
 import type { SessionWriteCommands } from './session-writes.js'
 import type { LockCommands } from './lock-mirror.js'
-import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW, SAVE } from './redis-scripts.js'
+import type { SessionCountCommands } from './redis-sessions.js'
+import { ACQUIRE, CLOSE, HOLDER, LOCKS, RELEASE, RENEW, SAVE, SESSIONS } from './redis-scripts.js'
 
 /** What defining the scripts adds to an ioredis client. */
-type Scripts = SessionWriteCommands & LockCommands
+type Scripts = SessionWriteCommands & LockCommands & SessionCountCommands
 
 /**
  * @internal Defines the participant's scripts on `redis`, under the names the mirrors call them
@@ -34,6 +35,7 @@ export function defineScripts(redis: Redis): Commands {
   redis.defineCommand('esSave', { numberOfKeys: 1, lua: SAVE })
   redis.defineCommand('esClose', { numberOfKeys: 2, lua: CLOSE })
   redis.defineCommand('esRenew', { numberOfKeys: 3, lua: RENEW })
+  redis.defineCommand('esSessions', { numberOfKeys: 0, lua: SESSIONS })
   const scripted: Redis & Scripts = redis as Redis & Scripts
   return scripted
 }

@@ -1,7 +1,7 @@
 /**
  * @module An in-memory Redis of the few commands the mirrors send (the interfaces of
  * mirrors.ts's `MirrorCommands`), for tests that run without a server: strings and sets with
- * TTLs on an injectable clock (a key is gone once its time is reached, as Redis's lazy expiry
+ * TTLs (and the sorted set of the scripts' index of sessions) on an injectable clock (a key is gone once its time is reached, as Redis's lazy expiry
  * makes it look), MULTI and pipelines run in one step, PUBLISH to in-process listeners, and the
  * participant's Lua scripts (redis-scripts.ts) written again in TypeScript, step for step.
  * scripts-agree.test.ts runs the same calls here and on a real server and compares the answers;
@@ -9,7 +9,8 @@
  */
 import type { MirrorCommands } from './mirrors.js'
 
-type Value = string | Set<string>
+/** A string, a set, or a sorted set (member → score). */
+type Value = string | Set<string> | Map<string, number>
 
 interface Entry {
   value: Value
@@ -220,23 +221,35 @@ export class FakeRedis implements MirrorCommands {
   }
 
   esSave(
-    ...[sessionKey, prefix, session, ttl, mode, message]: Parameters<MirrorCommands['esSave']>
+    ...[sessionKey, prefix, session, ttl, mode, message, user]: Parameters<MirrorCommands['esSave']>
   ) {
     return this.run(() => {
       const v = this.#incr(`${prefix}version`)
       const json = `{"v":${v},${session.slice(1)}`
+      const id = sessionKey.slice(prefix.length + 2)
       if (mode === 'open') {
         this.setNow(sessionKey, json, ['PX', ttl])
+        this.#indexed(prefix, id, ttl, user)
+        this.#prune(prefix, 2)
         return [v]
       }
       if (this.setNow(sessionKey, json, ['PX', ttl, 'XX']) === null) return [0]
+      this.#indexed(prefix, id, ttl, user)
       return this.#told(prefix, `${message},"s":${json}}`, v)
+    })
+  }
+
+  esSessions(prefix: string) {
+    return this.run(() => {
+      this.#prune(prefix, 1000)
+      return [this.#zset(`${prefix}sx`)?.size ?? 0, this.smembersNow(`${prefix}su`).length]
     })
   }
 
   esClose(...[sessionKey, index, sid, prefix, message]: Parameters<MirrorCommands['esClose']>) {
     return this.run(() => {
       this.delNow(sessionKey)
+      this.#unindexed(prefix, sid)
       for (const key of this.smembersNow(index)) {
         const cur = this.getNow(key)
         if (cur === null || holderOf(cur) === sid) {
@@ -250,13 +263,15 @@ export class FakeRedis implements MirrorCommands {
   }
 
   esRenew(
-    ...[oldKey, newKey, index, oldSid, newSid, session, ttl, prefix, message]: Parameters<
+    ...[oldKey, newKey, index, oldSid, newSid, session, ttl, prefix, message, user]: Parameters<
       MirrorCommands['esRenew']
     >
   ) {
     return this.run(() => {
       const v = this.#incr(`${prefix}version`)
       this.setNow(newKey, `{"v":${v},${session.slice(1)}`, ['PX', ttl])
+      this.#unindexed(prefix, oldSid)
+      this.#indexed(prefix, newSid, ttl, user)
       if (this.delNow(oldKey) === 1) {
         // Edited in place, as the script does (cjson would round large numeric keys).
         const from = `"i":${cjsonString(oldSid)}`
@@ -328,7 +343,7 @@ export class FakeRedis implements MirrorCommands {
 
   saddNow(key: string, members: readonly string[]): number {
     const entry = this.#entry(key)
-    if (entry !== undefined && typeof entry.value === 'string') throw wrongType()
+    if (entry !== undefined && !(entry.value instanceof Set)) throw wrongType()
     const set = (entry?.value as Set<string> | undefined) ?? new Set<string>()
     if (entry === undefined) this.#keys.set(key, { value: set, expireAt: undefined })
     const before = set.size
@@ -370,7 +385,7 @@ export class FakeRedis implements MirrorCommands {
 
   #set(key: string): Set<string> | undefined {
     const entry = this.#entry(key)
-    if (entry !== undefined && typeof entry.value === 'string') throw wrongType()
+    if (entry !== undefined && !(entry.value instanceof Set)) throw wrongType()
     return entry?.value as Set<string> | undefined
   }
 
@@ -379,6 +394,48 @@ export class FakeRedis implements MirrorCommands {
     const entry = this.#entry(key)
     this.#keys.set(key, { value: String(n), expireAt: entry?.expireAt })
     return n
+  }
+
+  /** The sorted set at `key` (made empty when `make` and there is none). */
+  #zset(key: string, make = false): Map<string, number> | undefined {
+    const entry = this.#entry(key)
+    if (entry !== undefined && !(entry.value instanceof Map)) throw wrongType()
+    if (entry !== undefined || !make) return entry?.value as Map<string, number> | undefined
+    const zset = new Map<string, number>()
+    this.#keys.set(key, { value: zset, expireAt: undefined })
+    return zset
+  }
+
+  /** ZREM, the sorted set deleted when left empty (as Redis deletes it). */
+  #zrem(key: string, member: string): void {
+    const zset = this.#zset(key)
+    if (zset?.delete(member) && zset.size === 0) this.#keys.delete(key)
+  }
+
+  // The scripts' index of open sessions (INDEX of redis-scripts.ts), step for step.
+  #indexed(prefix: string, id: string, ttl: number, user: string): void {
+    this.#zset(`${prefix}sx`, true)!.set(id, this.#time() + Number(ttl))
+    if (user === '1') this.saddNow(`${prefix}su`, [id])
+    else this.sremNow(`${prefix}su`, [id])
+  }
+
+  #unindexed(prefix: string, id: string): void {
+    this.#zrem(`${prefix}sx`, id)
+    this.sremNow(`${prefix}su`, [id])
+  }
+
+  #prune(prefix: string, n: number): void {
+    const now = this.#time()
+    // ZRANGEBYSCORE -inf now LIMIT 0 n: by score, then by member.
+    const due = [...(this.#zset(`${prefix}sx`) ?? [])]
+      .filter(([, score]) => score <= now)
+      .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, n)
+    for (const [id] of due) {
+      const pttl = this.pttlNow(`${prefix}s:${id}`)
+      if (pttl > 0) this.#zset(`${prefix}sx`)!.set(id, now + pttl)
+      else this.#unindexed(prefix, id)
+    }
   }
 
   /**

@@ -14,12 +14,14 @@ import { Presence, type PresenceCommands } from './redis-presence.js'
 import { SessionMirror, type SessionCommands } from './session-mirror.js'
 import { SessionWrites, type SessionWriteCommands } from './session-writes.js'
 import { SetMirror, type SetCommands } from './set-mirror.js'
+import type { SessionCountCommands } from './redis-sessions.js'
 import { Touches, type TouchCommands } from './touches.js'
 import { decodeMessage, RedisKeys } from './wire.js'
 
 /** Every command the mirrors and the presence send. */
 export type MirrorCommands = SessionCommands &
   SessionWriteCommands &
+  SessionCountCommands &
   LockCommands &
   SetCommands &
   TouchCommands &

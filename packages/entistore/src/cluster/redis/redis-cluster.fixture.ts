@@ -25,6 +25,7 @@ import { manualSchedule } from '../../../../rest/src/schedule.fixture.js'
 import { connectRedis } from './connect.js'
 import type { RedisParticipantOptions } from './options.js'
 import type { RedisParticipant } from './redis-participant.js'
+import type { RedisSessionCounts } from './redis-sessions.js'
 import { ClusterWrites } from '../cluster-core.js'
 import { redisMissing, startRedis, type RedisServer } from '../redis-server.fixture.js'
 
@@ -66,6 +67,8 @@ export interface Node {
   readonly clock: ManualClock
   readonly participant: RedisParticipant
   readonly fetch: (request: Request) => Promise<Response>
+  /** With quotas, the sessions of every process as it reads them (`sharedSessions`). */
+  readonly sessions: RedisSessionCounts | undefined
 }
 
 let prefixes = 0
@@ -106,13 +109,16 @@ export async function twoNodes(
       ...participantOptions,
     })
     // With quotas, counted through Redis as `serve --redis` counts them.
-    const options = handlerOptions.quotas
-      ? { ...handlerOptions, sharedCounts: participant.quotaCounts() }
+    const sessions = handlerOptions.quotas
+      ? (participant.sessionCounts() as RedisSessionCounts)
+      : undefined
+    const options = sessions
+      ? { ...handlerOptions, sharedCounts: participant.quotaCounts(), sharedSessions: sessions }
       : handlerOptions
     const fetch = toFetchHandler(
       participant.wrap(new ClusterWrites(ds, [participant]).wrap(createRestHandler(ds, options))),
     )
-    const made = { ds, clock, participant, fetch }
+    const made = { ds, clock, participant, fetch, sessions }
     nodes.push(made)
     return made
   }

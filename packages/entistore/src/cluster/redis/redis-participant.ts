@@ -13,13 +13,15 @@
  */
 import type { Datastore } from '@entistore/core'
 import { isPending, readCookie, sessionCookieName, withRespond } from '@entistore/rest'
-import type { RequestNames, RestCore, RestReply, RestRequest, SharedCounts } from '@entistore/rest'
+import type { RequestNames, RestCore, RestReply, RestRequest } from '@entistore/rest'
+import type { SharedCounts, SharedSessions } from '@entistore/rest'
 import type { Redis } from 'ioredis'
 import type { ClusterParticipant } from '../participant.js'
 import { createMirrors, type MirrorCommands, type Mirrors } from './mirrors.js'
 import type { RedisParticipantOptions } from './options.js'
 import { prepare } from './before-request.js'
 import { redisQuotaCounts } from './redis-quotas.js'
+import { RedisSessionCounts } from './redis-sessions.js'
 import { LockTakenElsewhere } from './pending-writes.js'
 import { subscribe } from './subscription.js'
 
@@ -38,6 +40,7 @@ export class RedisParticipant implements ClusterParticipant {
   readonly #m: Mirrors
   readonly #stops: (() => void)[]
   readonly #now: () => number
+  readonly #ds: Datastore
 
   /**
    * @internal Made by `connectRedis`. Left out of the published types (stripInternal): its clients
@@ -56,6 +59,7 @@ export class RedisParticipant implements ClusterParticipant {
     this.#cookie = options.sessionCookieName ?? sessionCookieName(ds.name)
     this.#m = createMirrors(ds, redis, options, report)
     this.#now = () => ds.clock.now()
+    this.#ds = ds
     this.#stops = this.#m.observe()
   }
 
@@ -107,6 +111,17 @@ export class RedisParticipant implements ClusterParticipant {
    */
   quotaCounts(): SharedCounts {
     return redisQuotaCounts(this.#redis, this.#m.keys, this.#now, this.#report)
+  }
+
+  /**
+   * The sessions of every process serving, which `nbSessions` and `nbGuestSessions` count (the
+   * handler's `sharedSessions`): read from Redis's index of open sessions, never waited for
+   * (redis-sessions.ts).
+   */
+  sessionCounts(): SharedSessions {
+    const counts = new RedisSessionCounts(this.#ds, this.#redis, this.#m.keys, this.#report)
+    this.#stops.push(counts.stop)
+    return counts
   }
 
   /**

@@ -59,6 +59,48 @@ describe.skipIf(missing)(`quotas through Redis${missing ? ` (skipped: ${missing}
     // Another client is not held by this session's count.
     expect((await client().get(B, '/rest/$catalog')).status).toBe(200)
   })
+  // Issue 78: each process counted the sessions its mirror holds, not those opened elsewhere.
+  it('nbGuestSessions counts the guests of every process: a third is refused on either', async () => {
+    const { A, B, client } = await setup({ quotas: { nbGuestSessions: 2 } })
+    const [a, b] = [client(), client()]
+    expect((await a.get(A, '/rest/Company(1)')).status).toBe(200)
+    expect((await b.get(B, '/rest/Company(1)')).status).toBe(200)
+    for (const node of [A, B]) {
+      // What each process heard of the others: both guests (a read is never waited for).
+      await eventually(async () => {
+        await node.sessions!.read()
+        expect(node.sessions!.totals({ sessions: 0, users: 0 })).toEqual({ sessions: 2, users: 0 })
+      })
+      const third = await client().get(node, '/rest/Company(1)')
+      expect([third.status, third.retryAfter]).toEqual([429, ''])
+      expect(third.json.__ERROR[0].message).toContain('nbGuestSessions')
+    }
+    // The two guests are served on either process; a logout makes room for another.
+    for (const node of [A, B]) expect((await a.get(node, '/rest/Company(1)')).status).toBe(200)
+    expect((await b.post(B, '/rest/$directory/logout')).status).toBe(200)
+    await eventually(async () => {
+      await A.sessions!.read()
+      expect(A.sessions!.totals({ sessions: 0, users: 0 }).sessions).toBe(1)
+    })
+    expect((await client().get(A, '/rest/Company(1)')).status).toBe(200)
+  })
+
+  it("a reader by key is held by its session's quota whichever process answers", async () => {
+    const { A, B, client } = await setup({ quotas: { nbRequestsPerHourPerSession: 4 } })
+    A.clock.set(B.clock.now())
+    const c = client()
+    const statuses: number[] = []
+    await eventually(async () => {
+      statuses.push((await c.get(statuses.length % 2 ? B : A, '/rest/Company(1)')).status)
+      expect(statuses.at(-1)).toBe(429)
+    })
+    // Four let through, and a few more at most before a process heard of the others' (the
+    // bound); counted apart, each process would let four through, eight in all.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(4)
+    expect(statuses.filter((s) => s === 200).length).toBeLessThan(8)
+    expect((await client().get(B, '/rest/Company(1)')).status).toBe(200)
+  })
+
   it('Redis down: a process counts its own, without waiting for Redis or failing on it', async () => {
     const { A, client } = await setup({ quotas: { nbRequestsPerHour: 2 } })
     await server().kill()

@@ -22,6 +22,9 @@
  * - `set-id-key`: the key that signs set ids to their owners, the same for every process;
  * - `q:<scope>|<quota>|<window start>`: the web server quotas' count of every process in one
  *   fixed window (INCRBY), with the time left in the window as TTL (redis-quotas.ts);
+ * - `sx`: the ids of the open sessions, each scored with when its key expires as last written
+ *   (Redis's time, ms), and `su`: those of them with a logged-in user; kept by the scripts that
+ *   write and close sessions, for `nbSessions` and `nbGuestSessions` (redis-sessions.ts);
  * - channel `events`: what processes tell each other (a session changed or closed, a set
  *   released), and `to:<process id>`: what is for one process (acknowledgements, its heartbeat).
  *
@@ -50,21 +53,66 @@ end
 `
 
 /**
+ * What the scripts that write or close a session share: the index of the open sessions (`sx`, by
+ * when each key expires; `su`, those with a user). A touch (PEXPIRE) lengthens a key without
+ * telling the index: `prune(prefix, n)` looks at up to `n` entries whose time has come, gives a
+ * session still there its new time and takes a gone one out, so that the index holds the open
+ * sessions and a few expired ones, each opening pruning two.
+ */
+const INDEX = `
+local function nowMs()
+  local t = redis.call('TIME')
+  return t[1] * 1000 + math.floor(t[2] / 1000)
+end
+local function indexed(prefix, id, ttl, user)
+  redis.call('ZADD', prefix .. 'sx', nowMs() + tonumber(ttl), id)
+  if user == '1' then redis.call('SADD', prefix .. 'su', id)
+  else redis.call('SREM', prefix .. 'su', id) end
+end
+local function unindexed(prefix, id)
+  redis.call('ZREM', prefix .. 'sx', id)
+  redis.call('SREM', prefix .. 'su', id)
+end
+local function prune(prefix, n)
+  local now = nowMs()
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', prefix .. 'sx', '-inf', now, 'LIMIT', 0, n)) do
+    local pttl = redis.call('PTTL', prefix .. 's:' .. id)
+    if pttl > 0 then redis.call('ZADD', prefix .. 'sx', now + pttl, id)
+    else unindexed(prefix, id) end
+  end
+end
+`
+
+/**
  * Writes a session with its next version. KEYS: the session key. ARGV: the prefix, the session's
  * JSON (an object, its version left out), its TTL in ms, `open` or `save`, the message's beginning
- * (`save`). `open`: a new session, written as it is; answers `{v}`. `save`: only if it still
- * exists (XX: a session gone from Redis is not brought back), and the others told (`"s"`: the
- * session as written); answers `{v, processes...}`, or `{0}` when it was gone.
+ * (`save`), `1` when it has a user. `open`: a new session, written as it is; answers `{v}`.
+ * `save`: only if it still exists (XX: a session gone from Redis is not brought back), and the
+ * others told (`"s"`: the session as written); answers `{v, processes...}`, or `{0}` when it was
+ * gone. Either way the index of open sessions holds it.
  */
-export const SAVE = `${TOLD}
+export const SAVE = `${TOLD}${INDEX}
 local v = redis.call('INCR', ARGV[1] .. 'version')
 local json = '{"v":' .. v .. ',' .. string.sub(ARGV[2], 2)
+local id = string.sub(KEYS[1], #ARGV[1] + 3)
 if ARGV[4] == 'open' then
   redis.call('SET', KEYS[1], json, 'PX', ARGV[3])
+  indexed(ARGV[1], id, ARGV[3], ARGV[6])
+  prune(ARGV[1], 2)
   return {v}
 end
 if not redis.call('SET', KEYS[1], json, 'PX', ARGV[3], 'XX') then return {0} end
+indexed(ARGV[1], id, ARGV[3], ARGV[6])
 return told(ARGV[1], ARGV[5] .. ',"s":' .. json .. '}', v)
+`
+
+/**
+ * The open sessions, and of them those with a user, after a prune of up to 1,000 entries of the
+ * index. ARGV: the prefix. Answers `{sessions, users}`.
+ */
+export const SESSIONS = `${INDEX}
+prune(ARGV[1], 1000)
+return {redis.call('ZCARD', ARGV[1] .. 'sx'), redis.call('SCARD', ARGV[1] .. 'su')}
 `
 
 /**
@@ -149,12 +197,13 @@ return out
 `
 
 /**
- * Closes a session: its key and every lock it holds, and the others told (`"v"`: the version of the
- * close). KEYS: session key, lock index. ARGV: the session id, the prefix, the message's
- * beginning. Answers `{v, processes...}`.
+ * Closes a session: its key, its entry in the index and every lock it holds, and the others told
+ * (`"v"`: the version of the close). KEYS: session key, lock index. ARGV: the session id, the
+ * prefix, the message's beginning. Answers `{v, processes...}`.
  */
-export const CLOSE = `${TOLD}
+export const CLOSE = `${TOLD}${INDEX}
 redis.call('DEL', KEYS[1])
+unindexed(ARGV[2], ARGV[1])
 for _, k in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   local cur = redis.call('GET', k)
   if not cur or cjson.decode(cur).i == ARGV[1] then
@@ -171,13 +220,15 @@ return told(ARGV[2], ARGV[3] .. ',"v":' .. v .. '}', v)
  * holds given to the new id, the old key deleted, in one step, so that no process sees the locks
  * without a live holder; the others told that the old id is closed. KEYS: old session key, new
  * session key, lock index. ARGV: the old id, the new id, the session's JSON (its version left
- * out), its TTL in ms, the prefix, the message's beginning. A lock's JSON is edited in place (its
- * `"i"` only), not decoded and encoded again: cjson would round large numeric keys. Answers `{v,
- * processes...}`.
+ * out), its TTL in ms, the prefix, the message's beginning, `1` when it has a user. A lock's JSON
+ * is edited in place (its `"i"` only), not decoded and encoded again: cjson would round large
+ * numeric keys. Answers `{v, processes...}`.
  */
-export const RENEW = `${TOLD}
+export const RENEW = `${TOLD}${INDEX}
 local v = redis.call('INCR', ARGV[5] .. 'version')
 redis.call('SET', KEYS[2], '{"v":' .. v .. ',' .. string.sub(ARGV[3], 2), 'PX', ARGV[4])
+unindexed(ARGV[5], ARGV[1])
+indexed(ARGV[5], ARGV[2], ARGV[4], ARGV[7])
 if redis.call('DEL', KEYS[1]) == 1 then
   local from = '"i":' .. cjson.encode(ARGV[1])
   local to = '"i":' .. cjson.encode(ARGV[2])

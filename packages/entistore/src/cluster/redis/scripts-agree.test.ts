@@ -44,11 +44,11 @@ async function scenario(r: Target, keys: () => Promise<string[]>): Promise<unkno
   const out: unknown[] = []
   const step = async (answer: Promise<unknown>) => out.push(await answer)
   const told = (id: string) => `{"o":"me","n":1,"t":"session","id":"${id}"`
-  await step(r.esSave(`${P}s:a`, P, session(1), 60_000, 'open', ''))
-  await step(r.esSave(`${P}s:b`, P, session(2), 60_000, 'open', ''))
+  await step(r.esSave(`${P}s:a`, P, session(1), 60_000, 'open', '', '0'))
+  await step(r.esSave(`${P}s:b`, P, session(2), 60_000, 'open', '', '0'))
   // Short, but long enough that a busy machine's steps before it expires leave it 20 ms and
   // more (a life of 40 ms had 18 left at the 11th step once, on a loaded machine).
-  await step(r.esSave(`${P}s:short`, P, session(3), 1_000, 'open', ''))
+  await step(r.esSave(`${P}s:short`, P, session(3), 1_000, 'open', '', '0'))
   // A lock: taken, refused to another, asked by a session that is gone, its holder read.
   await step(r.esAcquire(`${P}l:x`, `${P}locks`, lock('a', 1), 'a', P))
   await step(r.esAcquire(`${P}l:x`, `${P}locks`, lock('a', 1), 'a', P))
@@ -62,14 +62,17 @@ async function scenario(r: Target, keys: () => Promise<string[]>): Promise<unkno
   // The processes serving: p1 live, p2 listed but gone (dropped by the next change told).
   await step(r.multi().set(`${P}m:p1`, '1', 'PX', 60_000).sadd(`${P}members`, 'p1').exec())
   await step(r.multi().sadd(`${P}members`, 'p2').exec())
-  await step(r.esSave(`${P}s:a`, P, session(1), 60_000, 'save', told('a')))
-  await step(r.esSave(`${P}s:gone`, P, session(4), 60_000, 'save', told('gone')))
+  // A user on a: the index of open sessions counts it among those with a user; a session gone
+  // is not brought back, nor indexed.
+  await step(r.esSave(`${P}s:a`, P, session(1), 60_000, 'save', told('a'), '1'))
+  await step(r.esSave(`${P}s:gone`, P, session(4), 60_000, 'save', told('gone'), '0'))
+  await step(r.esSessions(P))
   // A login: the session and its lock under the new id, the old one gone.
-  await step(
-    r.esRenew(`${P}s:a`, `${P}s:a/2`, `${P}locks`, 'a', 'a/2', session(1), 60_000, P, told('a')),
-  )
+  const renewed = [`${P}s:a`, `${P}s:a/2`, `${P}locks`, 'a', 'a/2', session(1), 60_000] as const
+  await step(r.esRenew(...renewed, P, told('a'), '1'))
   await step(r.multi().get(`${P}l:x`).get(`${P}s:a`).pttl(`${P}s:a/2`).exec())
   await step(r.esClose(`${P}s:b`, `${P}locks`, 'b', P, told('b')))
+  await step(r.esSessions(P))
   // Sets and their owners' lists, with their lives lengthened only (NX, GT).
   await step(
     r
@@ -90,8 +93,9 @@ async function scenario(r: Target, keys: () => Promise<string[]>): Promise<unkno
   await step(r.get(`${P}set-id-key`))
   await step(r.srem(`${P}os:a`, '1', '2'))
   await step(r.multi().del(`${P}e:1`).publish(`${P}events`, 'released').exec())
-  // The short session expires: its lock is free, and LOCKS drops it.
+  // The short session expires: its lock is free, and LOCKS drops it; the index, once read.
   await sleep(1_100)
+  await step(r.esSessions(P))
   await step(r.esHolder(`${P}l:z`, P))
   await step(r.esLocks(`${P}locks`, P))
   await step(r.esRelease(`${P}l:x`, `${P}locks`, '', P))
@@ -136,8 +140,14 @@ describe.skipIf(missing)('the fake Redis and a real one', () => {
     expect(fakeHeard).toEqual(heard)
     expect(heard).toHaveLength(4)
     // The lock was given to the new id in place, `i` encoded as cjson does (`/` escaped).
-    const renewed = (expected[17] as [null, unknown][])[0]
+    const renewed = (expected[18] as [null, unknown][])[0]
     expect(renewed).toEqual([null, lock('a/2', 1).replace('a/2', 'a\\/2')])
     expect(JSON.parse(renewed![1] as string)).toEqual(JSON.parse(lock('a/2', 1)))
+    // The open sessions: a (with a user), b and short; then a/2 and short; then a/2 alone.
+    expect([expected[16], expected[20], expected[31]]).toEqual([
+      [3, 1],
+      [2, 1],
+      [1, 1],
+    ])
   })
 })

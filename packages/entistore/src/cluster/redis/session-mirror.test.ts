@@ -89,7 +89,9 @@ describe('sessions through an in-memory Redis', () => {
     await A.written()
     await turn()
     expect(renewed.id).not.toBe(old)
-    expect(redis.keys()).toEqual([`test:s:${renewed.id}`, 'test:version'])
+    // The index of open sessions (`sx`) holds the new id alone.
+    expect(redis.keys()).toEqual([`test:s:${renewed.id}`, 'test:sx', 'test:version'])
+    expect(await redis.esSessions('test:')).toEqual([1, 0])
     expect(B.ds.sessions.peek(old)).toBeUndefined()
     await B.sessions.fetch(renewed.id)
     expect(B.ds.sessions.peek(renewed.id)?.createdAt).toBe(session.createdAt)

@@ -23,6 +23,7 @@ export interface SessionWriteCommands {
     ttl: number,
     mode: 'open' | 'save',
     message: string,
+    user: Flag,
   ): Promise<unknown[]>
   esClose(
     sessionKey: string,
@@ -41,8 +42,15 @@ export interface SessionWriteCommands {
     ttl: number,
     prefix: string,
     message: string,
+    user: Flag,
   ): Promise<unknown[]>
 }
+
+/** A script's yes (`1`) or no (`0`). */
+type Flag = '0' | '1'
+
+/** Whether `session` has a logged-in user, as the scripts' index of open sessions keeps it. */
+const userFlag = (session: Session): Flag => (session.data.has(SESSION_USER_KEY) ? '1' : '0')
 
 /** What the session writes need of the presence (redis-presence.ts's `Presence`). */
 export interface ChangeTold {
@@ -119,12 +127,13 @@ export class SessionWrites {
     this.#o.touches.sessionWritten(session.id)
     const id = session.id
     // Encoded inside the write: data that JSON cannot carry fails it (503), as any failure.
-    this.#op(() => this.#save(id, encodeSession(session), session.timeout, 'open', ''), {
+    const user = userFlag(session)
+    this.#op(() => this.#save(id, encodeSession(session), session.timeout, 'open', '', user), {
       held: id,
     })
   }
 
-  #save(id: string, json: string, ttl: number, mode: 'open' | 'save', told: string) {
+  #save(id: string, json: string, ttl: number, mode: 'open' | 'save', told: string, user: Flag) {
     return this.#o.redis.esSave(
       this.#o.keys.session(id),
       this.#o.keys.prefix,
@@ -132,6 +141,7 @@ export class SessionWrites {
       ttl,
       mode,
       told,
+      user,
     )
   }
 
@@ -160,7 +170,8 @@ export class SessionWrites {
     const n = this.#o.presence.expect()
     // XX: a session gone from Redis is not brought back; it is gone here too.
     const told = toldStart(this.#o.presence.id, n, 'session', id)
-    this.#op(() => this.#save(id, json, session.timeout, 'save', told), { held: id, n })
+    const user = userFlag(session)
+    this.#op(() => this.#save(id, json, session.timeout, 'save', told, user), { held: id, n })
   }
 
   /**
@@ -186,6 +197,7 @@ export class SessionWrites {
     this.#o.touches.sessionWritten(id)
     const n = presence.expect()
     const told = toldStart(presence.id, n, 'closed', previous)
+    const user = userFlag(session)
     const written = this.#op(
       () =>
         this.#o.redis.esRenew(
@@ -198,6 +210,7 @@ export class SessionWrites {
           session.timeout,
           keys.prefix,
           told,
+          user,
         ),
       // Not renewed in Redis: the old id is read from there again when it comes back.
       { held: id, n, failed: () => this.#o.sessions.untomb(previous) },
