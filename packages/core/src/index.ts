@@ -200,6 +200,15 @@ export { singletonStateFor } from './orda/current-call/session-singletons.js'
 export type { SessionCalls } from './orda/calls/session-calls.js'
 export { SESSION_STORAGE_KEY, sessionStorage, use } from './sessions/session-storage.js'
 export type { SharedObject } from './sessions/session-storage.js'
+// What a `restrict` read besides the data: a host's code tells it, and tells its changes
+export {
+  beginSharedWrite,
+  endSharedWrite,
+  noteSessionRead,
+  noteSharedRead,
+  noteVolatileRead,
+  sharedStateChanged,
+} from './sessions/session-reads.js'
 export { MIN_TOKEN_LIFESPAN_SECONDS, SessionTokens } from './sessions/session-tokens.js'
 export type { SessionTokensOptions } from './sessions/session-tokens.js'
 

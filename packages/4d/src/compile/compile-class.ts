@@ -14,6 +14,7 @@ import type { ClassObject } from '../runtime/context/class-object.js'
 import type { ClassStore } from '../runtime/context/class-store.js'
 import { FourDFunction } from '../runtime/context/function-object.js'
 import { fourDError } from '../runtime/errors/fourd-error.js'
+import { writingShared } from '../runtime/context/shared-functions.js'
 import { analyzeUnit, lazyFunction, type CompileOptions } from './compile-method.js'
 import { Session } from './session.js'
 import { functionUnit, nameOfFile, type Unit } from './units.js'
@@ -59,6 +60,8 @@ function classDefinition(
   const initializers: { name: string; value: FourDFunction }[] = []
   const orda: OrdaMember[] = []
   const properties = new Set<string>()
+  // The `shared Function`s (and accessors): they write `This` as shared state.
+  const sharedFunctions = new Set<FourDFunction>()
   const named = (
     map: Map<string, FourDFunction>,
     key: string,
@@ -113,6 +116,7 @@ function classDefinition(
         break
       case 'Function': {
         const fn = make(functionUnit(ast, name, member))
+        if (member.shared) sharedFunctions.add(fn)
         if (member.functionKind === 'plain') named(functions, member.name, fn, member)
         else if (member.functionKind === 'get') named(getters, member.name, fn, member)
         else if (member.functionKind === 'set') named(setters, member.name, fn, member)
@@ -158,6 +162,12 @@ function classDefinition(
   for (const key of functions.keys())
     if (properties.has(key))
       session.error('declaration', `${key} is both a property and a function of the class`, ast.loc)
+  // What writes shared state tells it (runtime/context/shared-functions.ts): a shared function, and any function of a
+  // process singleton (the request's own state, which its functions change).
+  const processSingleton = flags.singleton && !flags.shared
+  for (const map of [functions, getters, setters])
+    for (const [key, fn] of map)
+      if (processSingleton || sharedFunctions.has(fn)) map.set(key, writingShared(fn))
   return {
     name,
     file: ast.file,

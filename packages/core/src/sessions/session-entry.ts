@@ -7,29 +7,39 @@ import type { AuthUser, Session } from './session-api.js'
 import type { UserLinked } from './sessions-per-user.js'
 import { SESSION_USER_KEY } from './session-user.js'
 import { userKey } from './sessions-per-user.js'
+import { sessionStateChanged } from './session-reads.js'
 
-/** A session's data: a Map that tells its store when it changes (for the store's observers). */
+/**
+ * A session's data: a Map that tells its store when it changes (for the store's observers), and
+ * tells every change as a change of its session's own state (session-reads.ts: a `restrict`
+ * answer that read it is dropped), a change without telling the store included.
+ */
 export class SessionData extends Map<string, unknown> {
   readonly #changed: () => void
+  readonly #session: object
 
-  constructor(changed: () => void) {
+  constructor(changed: () => void, session: object) {
     super()
     this.#changed = changed
+    this.#session = session
   }
 
   /** Fills the map without telling (an adopted session's data). */
   fill(entries: Iterable<readonly [string, unknown]>): void {
+    sessionStateChanged(this.#session)
     super.clear()
     for (const [k, v] of entries) super.set(k, v)
   }
 
   /** Sets (or, for undefined, deletes) one entry without telling (a renewal tells on its own). */
   put(key: string, value: unknown): void {
+    sessionStateChanged(this.#session)
     if (value === undefined) super.delete(key)
     else super.set(key, value)
   }
 
   override set(key: string, value: unknown): this {
+    sessionStateChanged(this.#session)
     super.set(key, value)
     this.#changed()
     return this
@@ -37,14 +47,20 @@ export class SessionData extends Map<string, unknown> {
 
   override delete(key: string): boolean {
     const had = super.delete(key)
-    if (had) this.#changed()
+    if (had) {
+      sessionStateChanged(this.#session)
+      this.#changed()
+    }
     return had
   }
 
   override clear(): void {
     const had = this.size > 0
     super.clear()
-    if (had) this.#changed()
+    if (had) {
+      sessionStateChanged(this.#session)
+      this.#changed()
+    }
   }
 }
 
@@ -87,7 +103,7 @@ export class Entry implements Session, UserLinked<Entry> {
 
   // Made on first use: most sessions (one per anonymous client) never store anything.
   get data(): SessionData {
-    return (this.#data ??= new SessionData(() => this.#changed(this)))
+    return (this.#data ??= new SessionData(() => this.#changed(this), this))
   }
 
   /** Whether any data was ever stored (without making the map). */

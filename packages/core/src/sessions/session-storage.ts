@@ -22,6 +22,7 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import type { Session, SessionStoreApi } from './session-api.js'
+import { sessionStateChanged } from './session-reads.js'
 
 /** The key of the storage in `session.data`: plain data, so a shared session store keeps it. */
 export const SESSION_STORAGE_KEY = 'entistore.storage'
@@ -116,6 +117,14 @@ function isThenable(v: unknown): boolean {
   )
 }
 
+// A write, told to the store when its block ends, and at once as a change of the session's own
+// state: a `restrict` answer that read it is dropped, even for a read later in the same block
+// (session-reads.ts).
+function written(root: Root): void {
+  root.dirty = true
+  sessionStateChanged(root.session)
+}
+
 /** The proxy of `value` when it is an object of the storage, else `value`. */
 function wrap(root: Root, value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value
@@ -183,7 +192,7 @@ function handler(
       }
       if (value === undefined) delete o[name]
       else o[name] = copyIn(value, 0, new Set())
-      root.dirty = true
+      written(root)
       return true
     },
     deleteProperty: (_, key) => {
@@ -191,7 +200,7 @@ function handler(
       const o = object()
       if (o !== undefined && Object.hasOwn(o, name)) {
         delete o[name]
-        root.dirty = true
+        written(root)
       }
       return true
     },

@@ -9,7 +9,9 @@ describe('serve --code-limits', () => {
   })
   it('refuses a name it does not know, a bad value, or nothing', () => {
     expect(() => parseCodeLimits('depth=5')).toThrow(/"depth" is not a bound \(callDepth, elements/)
-    expect(() => parseCodeLimits('callDepth=0')).toThrow(/callDepth must be a positive whole number/)
+    expect(() => parseCodeLimits('callDepth=0')).toThrow(
+      /callDepth must be a positive whole number/,
+    )
     expect(() => parseCodeLimits('callDepth')).toThrow(/callDepth must be a positive whole number/)
     expect(() => parseCodeLimits('regexMs=1.5')).toThrow(/regexMs must be/)
     expect(() => parseCodeLimits(' , ')).toThrow(/needs name=value pairs/)

@@ -136,10 +136,11 @@ function plainStatement(ctx: EmitContext, node: StatementNode): void {
     case 'Try':
       return tryStatement(ctx, node)
     case 'Use':
-      // One process runs at a time here: `Use` has nothing to lock; its target is evaluated.
-      w.write(`${expr(ctx, node.target).code}; {`)
+      // One process runs at a time here: `Use` has nothing to lock; its target is evaluated. What
+      // the block writes is shared state, told to core (runtime/context/outside-state.ts).
+      w.write(`${expr(ctx, node.target).code}; rt.useBegin(); try {`)
       sub(node.body)
-      w.write('}')
+      w.write('} finally { rt.useEnd(); }')
       return
     case 'Unparsed':
       w.write(`rt.syntaxError(${quote(`${node.message}: ${node.text.trim()}`)});`)

@@ -9,6 +9,7 @@
  * here. The values of the 4D application are the datastore's (its `Storage` names it); those of
  * the current process, the running context's.
  */
+import { noteVolatileRead } from '@entistore/core'
 import { invalid, integerArg } from '../arguments/arguments.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { raise } from '../errors/fourd-error.js'
@@ -118,6 +119,8 @@ export const DATABASE_PARAMETER_COMMANDS: readonly CommandSpec[] = [
     signature: '(selector: any; stringValue?: any): Real',
     writes: [1],
     impl: (rt, selector, stringValue) => {
+      // Values `SET DATABASE PARAMETER` changes untold (context/outside-state.ts).
+      noteVolatileRead()
       const s = selectorOf('Get database parameter', [selector])
       const value =
         s.value === 94

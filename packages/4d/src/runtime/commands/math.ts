@@ -11,6 +11,7 @@
  * - `Mod` rounds reals to longs first, as `%` does (`Mod(3.5;2)` is 0); its sign is the dividend's.
  * - `Random` is an integer from 0 to 32,767.
  */
+import { noteVolatileRead } from '@entistore/core'
 import { mod } from '../ops/arithmetic.js'
 import { setRealComparisonLevel } from '../values/numbers.js'
 import { integerArg, numberArg } from '../arguments/arguments.js'
@@ -83,7 +84,11 @@ export const MATH_COMMANDS: readonly CommandSpec[] = [
     number: 100,
     name: 'Random',
     signature: '(): Integer',
-    impl: () => Math.floor(Math.random() * 32768),
+    // A restrict's answer that drew one is not kept (context/outside-state.ts).
+    impl: () => {
+      noteVolatileRead()
+      return Math.floor(Math.random() * 32768)
+    },
   },
   {
     number: 623,

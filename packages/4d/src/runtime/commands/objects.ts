@@ -16,6 +16,7 @@
  * array with their `Value type`s (a collection is Is collection, as the page notes for array
  * attributes); `OB GET ARRAY` and `OB SET ARRAY` do not run here.
  */
+import { noteSharedRead } from '@entistore/core'
 import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
 import { get, set } from '../ops/members.js'
@@ -253,7 +254,11 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1525,
     name: 'Storage',
     signature: '(): Object',
-    impl: (rt) => rt.storage,
+    // Shared state, written inside `Use` (context/outside-state.ts).
+    impl: (rt) => {
+      noteSharedRead()
+      return rt.storage
+    },
   },
   {
     number: 1232,

@@ -20,6 +20,7 @@ import { deepCopy } from './deep-copy.js'
 import { FourDFunction } from './function-object.js'
 import { CLASS } from './instance-mark.js'
 import { markShared } from '../values/shared.js'
+import { singletonRead } from './outside-state.js'
 
 /** What the compiler gives to make a class: its members, each function built at its first call. */
 export interface ClassDefinition {
@@ -144,6 +145,8 @@ export class ClassObject implements MemberHost {
   construct(rt: Runtime, args: unknown[]): object {
     const def = this.definition
     if (def.singleton || def.sessionSingleton) {
+      // State outside the data, which a restrict's answer may rest on (outside-state.ts).
+      singletonRead(def)
       const scope = this.singletonScope(rt)
       const existing = scope.get(this)
       if (existing !== undefined) return existing

@@ -9,7 +9,7 @@
  * on it and name it): it takes them from runtime-parts.ts, which the runtime's main entry
  * (runtime/index.ts) fills; a Runtime is made through that entry.
  */
-import { systemClock, type Clock } from '@entistore/core'
+import { noteVolatileRead, sharedStateChanged, systemClock, type Clock } from '@entistore/core'
 import { SYMBOLS } from '../arguments/symbols.js'
 import { toText } from '../convert/conversions.js'
 import { assignTo, defaultValue, type DeclaredType } from '../convert/assign.js'
@@ -39,6 +39,8 @@ import { catchable, placeError } from './error-flow.js'
 import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
+import { interprocessRead, processRead, useOps } from './outside-state.js'
+import { charRefOps } from '../ops/char-refs.js'
 import { MethodRegistry } from './methods.js'
 import { keptPointer, type Pointer } from '../pointers/pointer.js'
 import { withRuntime } from './running.js'
@@ -93,7 +95,8 @@ export interface RuntimeOptions {
   readonly compileFormula?: FormulaCompiler
 }
 
-type Operators = typeof operators
+// The operators, character references and the bounds of `Use` (outside-state.ts).
+type Operators = typeof operators & typeof charRefOps & typeof useOps
 
 // The session singletons of each session object.
 const sessionSingletons = new WeakMap<object, Map<ClassObject, object>>()
@@ -115,12 +118,12 @@ export class Runtime {
   readonly webServer: WebServerHost | undefined
   readonly log: EventLog | undefined
   readonly images: ImageHost | undefined
-  readonly http: HttpHost | undefined
+  readonly #http: HttpHost | undefined
   readonly smtp: SmtpHost | undefined
-  readonly exec: ExecHost | undefined
+  readonly #exec: ExecHost | undefined
   readonly workers: WorkerHost | undefined
   readonly worker: string | undefined
-  readonly files: FileHost | undefined
+  readonly #files: FileHost | undefined
   readonly storage: object
   readonly compileFormula: FormulaCompiler | undefined
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
@@ -153,16 +156,30 @@ export class Runtime {
     this.webServer = options.webServer
     this.log = options.log
     this.images = options.images
-    this.http = options.http
+    this.#http = options.http
     this.smtp = options.smtp
-    this.exec = options.exec
+    this.#exec = options.exec
     this.workers = options.workers
     this.worker = options.worker?.name
     this.#variables = options.worker?.variables
-    this.files = options.files
+    this.#files = options.files
     this.storage = options.storage ?? markShared(newObject())
     this.compileFormula = options.compileFormula
     this.#interprocess = options.interprocess ?? new Map()
+  }
+
+  // What reads the world (a file, an HTTP reply, a program's output) changing untold: volatile.
+  get files(): FileHost | undefined {
+    noteVolatileRead()
+    return this.#files
+  }
+  get http(): HttpHost | undefined {
+    noteVolatileRead()
+    return this.#http
+  }
+  get exec(): ExecHost | undefined {
+    noteVolatileRead()
+    return this.#exec
   }
 
   /** Runs host code that runs 4D code (a call, a read of a computed property) on this context. */
@@ -188,7 +205,9 @@ export class Runtime {
     this.ticks = TICKS_BETWEEN_READS
   }
 
+  /** The clock: a read outside the data, told to core (outside-state.ts), as the reads below. */
   now(): number {
+    noteVolatileRead()
     return this.clock.now()
   }
 
@@ -196,10 +215,12 @@ export class Runtime {
 
   /** A process variable (`name`, compared without case); Undefined before any assignment. */
   pvGet(name: string): unknown {
+    processRead()
     return this.#variables?.get(name.toLowerCase())
   }
 
   pvSet(name: string, value: unknown): void {
+    sharedStateChanged()
     const key = name.toLowerCase()
     const type = this.#types?.get(key)
     ;(this.#variables ??= new Map()).set(key, type === undefined ? value : assignTo(type, value))
@@ -238,10 +259,13 @@ export class Runtime {
 
   /** An interprocess variable `<>name`. */
   ipGet(name: string): unknown {
-    return this.#interprocess.get(name.toLowerCase())
+    const v = this.#interprocess.get(name.toLowerCase())
+    interprocessRead(v)
+    return v
   }
 
   ipSet(name: string, value: unknown): void {
+    sharedStateChanged()
     this.#interprocess.set(name.toLowerCase(), value)
   }
 
@@ -348,27 +372,6 @@ export class Runtime {
   /** `For each`'s passes. */
   iterate(source: unknown, begin?: unknown, end?: unknown): Iteration {
     return iterate(source, begin, end)
-  }
-
-  /** `text[[n]]`: the character at `n` (from 1). */
-  charAt(text: unknown, n: unknown): string {
-    if (typeof text !== 'string' || typeof n !== 'number')
-      return operators.incompatible('[[ ]]', text, n)
-    const i = operators.toInteger(n)
-    if (i < 1 || i > text.length)
-      return raise('InvalidIndex', { index: `${i} (text of ${text.length} characters)` })
-    return text[i - 1]!
-  }
-
-  /**
-   * `text[[n]]:=char`: the text with its character at `n` replaced by the first character of
-   * `char` (dt_string.md, "Character Reference Symbols"); `n` must address a character of the text.
-   */
-  withChar(text: unknown, n: unknown, char: unknown): string {
-    this.charAt(text, n) // the same checks: a text, a number within it
-    if (typeof char !== 'string') return operators.incompatible('[[ ]]:=', text, char)
-    const i = operators.toInteger(n as number) - 1
-    return (text as string).slice(0, i) + char.slice(0, 1) + (text as string).slice(i + 1)
   }
 
   // ---- Errors ----
@@ -494,4 +497,4 @@ export class Runtime {
   }
 }
 
-Object.assign(Runtime.prototype, operators)
+Object.assign(Runtime.prototype, operators, charRefOps, useOps)

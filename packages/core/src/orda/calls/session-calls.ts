@@ -13,7 +13,7 @@
  */
 import { actAsInFrame, demoteInFrame, promoteInFrame } from '../../access/call-frame.js'
 import type { Session } from '../../sessions/session-api.js'
-import { noteSessionRead } from '../../sessions/session-reads.js'
+import { noteSessionRead, noteVolatileRead } from '../../sessions/session-reads.js'
 import { sessionStorage, type SharedObject } from '../../sessions/session-storage.js'
 import type { CallDatastore } from './call-datastore.js'
 import { sessionLockOwner } from './session-locks.js'
@@ -111,7 +111,9 @@ export function singletonState(
   name: string,
   session: Session | undefined,
 ): unknown {
-  // A session singleton's state is the session's own (session-reads.ts).
+  // A session singleton's state is the session's own (session-reads.ts); a singleton's state is
+  // an object its functions change untold.
   if (session !== undefined && ds.functions.isSessionSingleton(name)) noteSessionRead()
+  noteVolatileRead()
   return ds.functions.singletonState(name, session, () => establishSession(ds, session!))
 }

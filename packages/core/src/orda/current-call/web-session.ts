@@ -15,7 +15,11 @@ import { fail } from '../../errors/datastore-error.js'
 import { GUEST_PRIVILEGE } from '../../roles/roles.js'
 import type { SharedObject } from '../../sessions/session-storage.js'
 import type { Session } from '../../sessions/session-api.js'
-import { noteSessionRead } from '../../sessions/session-reads.js'
+import {
+  noteSessionRead,
+  noteVolatileRead,
+  sessionStateChanged,
+} from '../../sessions/session-reads.js'
 import { describeValue } from '../../values/coerce.js'
 import type { PrivilegeSettings } from '../calls/call-context.js'
 import type { QuotaManager } from '../calls/session-quotas.js'
@@ -167,6 +171,8 @@ export class WebSession {
       fail('InvalidParameter', ['idleTimeout', describeValue(minutes), 'a number of minutes'])
     const session = this.#session
     session.timeout = Math.max(MIN_IDLE_TIMEOUT, minutes) * MINUTE
+    // The session's own state, which a `restrict` may have read (session-reads.ts).
+    sessionStateChanged(session)
     // Told to the store (a mirror in another process takes the new timeout with the touch).
     this.#call.datastore.sessions.touch(session.id)
   }
@@ -174,6 +180,8 @@ export class WebSession {
   /** 4D's `expirationDate`: when the session closes if no request comes, ISO 8601. */
   get expirationDate(): string {
     const session = this.#session
+    // Every request of the session moves it, untold: an answer that read it is not kept.
+    noteVolatileRead()
     return iso(session.lastAccess + session.timeout)
   }
 

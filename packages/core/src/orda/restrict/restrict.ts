@@ -16,7 +16,12 @@
  * Its answers are kept per view and data version (restrict-answers.ts): one answer serves every
  * session of the same user and privileges, unless the code read the session's own state (its id,
  * storage, data): then that session's alone. A promoted call and the caller's next request are
- * two views, two answers.
+ * two views, two answers. An answer never outlives what its code read besides the data
+ * (sessions/session-reads.ts notes it during the run): one that read the session's own state (its
+ * storage) or shared state (4D's `Storage`, singletons) serves no read after that state changed;
+ * one that read what changes untold (the clock) is kept only in `last`, for the moment it serves
+ * (restrict-moment.ts: the code that asked, until its next await or millisecond). Whatever asks
+ * inherits what the answer read (a restrict whose query reaches this dataclass).
  *
  * The query engine narrows what a relation leads to as well (query/visibility.ts, implemented by
  * restrict-visibility.ts): a filter, an ordering or a query path's counts through a relation.
@@ -26,15 +31,24 @@
 import { DatastoreError } from '../../errors/datastore-error.js'
 import type { Session } from '../../sessions/session-api.js'
 import { promotedSession } from '../../sessions/session-privileges.js'
-import { noteSessionRead, readsOfSession, trackedSession } from '../../sessions/session-reads.js'
+import {
+  noteReads,
+  readsOf,
+  sessionStateVersion,
+  trackedSession,
+  VOLATILE_READ,
+  type Reads,
+} from '../../sessions/session-reads.js'
 import { RowBitmap, type RowMembership } from '../../sets/row-bitmap.js'
 import type { RowIds } from '../../sets/row-ids.js'
 import type { Actor } from '../../access/actor.js'
+import type { Clock } from '../../clock/clock.js'
 import { kindOf } from '../kinds/object-kind.js'
 import type { RestrictedClass, RestrictedSelection } from './restricted-class.js'
 import { currentOwner } from '../calls/owners.js'
 import { currentActor } from '../../access/acting.js'
-import { restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
+import { holds, restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
+import { momentOf, sameMoment, type Moment } from './restrict-moment.js'
 import { openTransactions } from '../processes.js'
 import { keptRows } from './restrict-queries.js'
 
@@ -45,8 +59,11 @@ export interface RestrictContext {
 }
 
 // The last answer of each dataclass, for which view and session: a request asks at every row it
-// reads, so the usual case compares three fields and makes no key.
-interface Last extends RestrictAnswer {
+// reads, so the usual case compares a few fields and makes no key. An answer that read state
+// changing untold (VOLATILE_READ) is kept here alone, for the moment it serves (`Moment`).
+interface Last {
+  readonly answer: RestrictAnswer
+  readonly moment: Moment
   readonly view: string
   readonly session: string
 }
@@ -89,26 +106,54 @@ export function restriction(dc: RestrictedClass): RowMembership | undefined {
     session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
   }
   // A process with staged writes reads them (transaction-reads.ts): its answer is its own, not kept.
-  if (openTransactions !== 0 && (ds.processes.openTransaction()?.size ?? 0) > 0)
-    return run(dc, actor, session, version).rows
+  if (openTransactions !== 0 && (ds.processes.openTransaction()?.size ?? 0) > 0) {
+    const own = run(dc, actor, session, version)
+    noteReads(own.reads)
+    return own.rows
+  }
   const kept = last.get(dc)
-  if (kept && kept.version === version && kept.view === view && kept.session === id) {
-    if (kept.bySession) noteSessionRead()
-    return kept.rows
+  if (
+    kept !== undefined &&
+    kept.view === view &&
+    kept.session === id &&
+    serves(kept, version, session, actor, ds.clock)
+  ) {
+    const reads = kept.answer.reads
+    if (reads !== 0) noteReads(reads)
+    return kept.answer.rows
   }
   // A session that reads a restricted dataclass may hold its entities: the witnesses of its
   // deletions are taken among those (deletion-witnesses.ts), as themselves.
   if (session !== undefined) ds.deletionWitnesses.noteReader(dc, session, actor?.rule)
   const answers = restrictAnswers(ds)
-  let answer = answers.get(dc.name, view, id, version)
+  let answer = answers.get(dc.name, view, id, session, version)
   if (answer === undefined) {
     answer = run(dc, actor, session, version)
-    answers.set(dc.name, view, id, answer)
+    // One that read what changes untold (the clock) serves the code that asked, in its moment.
+    if ((answer.reads & VOLATILE_READ) === 0) answers.set(dc.name, view, id, answer)
   }
-  // An answer of the session's own state makes whatever asked depend on it too.
-  if (answer.bySession) noteSessionRead()
-  last.set(dc, { ...answer, view, session: id })
+  // An answer of what else the code read makes whatever asked depend on it too.
+  if (answer.reads !== 0) noteReads(answer.reads)
+  last.set(dc, { answer, moment: momentOf(answer.reads, actor, ds.clock), view, session: id })
   return answer.rows
+}
+
+// Whether the last answer serves this read too: the usual one read nothing besides the data and
+// who asks, and holds while the data do; another, while what else it read holds too, and in its
+// moment for what changes untold.
+function serves(
+  kept: Last,
+  version: number,
+  session: Session | undefined,
+  actor: Actor | undefined,
+  clock: Clock,
+): boolean {
+  const answer = kept.answer
+  if (answer.reads === 0) return answer.version === version
+  return (
+    holds(answer, version, session) &&
+    ((answer.reads & VOLATILE_READ) === 0 || sameMoment(kept.moment, actor, clock))
+  )
 }
 
 function run(
@@ -122,11 +167,9 @@ function run(
   if (seen && actor !== undefined && actor.promoted.size > 0)
     seen = promotedSession(seen, actor.promoted)
   running.add(dc)
-  let ran: { value: unknown; bySession: boolean }
+  let ran: { value: unknown; reads: Reads; version: number }
   try {
-    ran = readsOfSession(() =>
-      refusedAsClosed(() => dc.restrictFunction!.call(dc, { session: seen })),
-    )
+    ran = readsOf(() => refusedAsClosed(() => dc.restrictFunction!.call(dc, { session: seen })))
   } finally {
     running.delete(dc)
   }
@@ -142,7 +185,7 @@ function run(
         : isThenable(result)
           ? closed(result)
           : undefined
-  return { version, rows, bySession: ran.bySession }
+  return { version, rows, reads: ran.reads, shared: ran.version, own: sessionStateVersion(session) }
 }
 
 // What a restrict answers when its own code is refused what it reads (the view may not read an

@@ -6,6 +6,7 @@
  * (objects/restricted-selection.ts).
  */
 import type { AccessRule } from '../../access/access-rule.js'
+import type { Clock } from '../../clock/clock.js'
 import type { RestrictHandler } from '../../functions/registry.js'
 import type { Ordering } from '../../query/order.js'
 import type { QuerySource } from '../../query/run-query.js'
@@ -40,6 +41,8 @@ export interface RestrictedDatastore extends CallDatastore {
   readonly querySource: QuerySource
   /** Whether any dataclass has a `restrict`. */
   readonly restricting: boolean
+  /** The clock the moment of an answer that read the clock is told by (restrict-moment.ts). */
+  readonly clock: Clock
   readonly deletionWitnesses: {
     noteReader(dc: RestrictedClass, session: Session, rule: AccessRule | undefined): void
   }
