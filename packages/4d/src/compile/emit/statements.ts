@@ -137,9 +137,11 @@ function plainStatement(ctx: EmitContext, node: StatementNode): void {
       return tryStatement(ctx, node)
     case 'Use':
       // One process runs at a time here: `Use` has nothing to lock; its target is evaluated. What
-      // the block writes is shared state, told to core (runtime/context/outside-state.ts).
+      // the block writes is shared state, told to core (runtime/context/outside-state.ts). A call
+      // in slices does not stop inside it (no other request sees the object half written, as
+      // 4D's lock keeps other processes out): the block runs in one piece.
       w.write(`${expr(ctx, node.target).code}; rt.useBegin(); try {`)
-      sub(node.body)
+      ctx.plain(() => sub(node.body))
       w.write('} finally { rt.useEnd(); }')
       return
     case 'Unparsed':
