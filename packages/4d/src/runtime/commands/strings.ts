@@ -28,7 +28,7 @@ import { stringOf } from './format/string-command.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
 import type { CommandSpec } from './table.js'
-import { findText, KEYS, keyOfOptions } from './text-search.js'
+import { findText, KEYS, keyOfOptions, matchesOf } from './text-search.js'
 
 const MARKS = /\p{M}/gu
 const withoutAccents = (s: string): string => s.normalize('NFD').replace(MARKS, '').normalize('NFC')
@@ -98,22 +98,23 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 233,
     name: 'Replace string',
     signature: '(source: Text; oldString: Text; newString: Text; howMany?: any; star?: any): Text',
-    impl: (_rt, ...all) => {
+    impl: (rt, ...all) => {
       const { args, star } = withoutStar(all)
       const [source, oldString, newString, howMany] = args
       const s = textArg('Replace string', 'source', source)
       const old = textArg('Replace string', 'oldString', oldString)
       const replacement = textArg('Replace string', 'newString', newString)
       let left = howMany === undefined ? Infinity : integerArg('Replace string', 'howMany', howMany)
+      if (left <= 0) return s
       const key = star ? KEYS.exact : KEYS.folded
       let out = ''
       let from = 0
-      while (left > 0) {
-        const m = findText(old, s, from, key)
-        if (m === undefined) break
+      for (const m of matchesOf(old, s, 0, key)) {
         out += s.slice(from, m.index) + replacement
         from = m.index + Math.max(1, m.length)
-        left--
+        // Each match is a pass of the budget's (context/budget.ts): a long text ends at it.
+        if (--rt.ticks < 0) rt.tick()
+        if (--left <= 0) break
       }
       return out + s.slice(from)
     },

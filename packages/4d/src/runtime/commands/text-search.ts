@@ -76,20 +76,50 @@ export function findText(
   key: CharKey,
   wholeWord = false,
 ): Match | undefined {
-  if (find === '' || from >= text.length) return undefined
+  return matchesOf(find, text, from, key, wholeWord).next().value ?? undefined
+}
+
+/**
+ * Each match of `find` in `text` from `from` on, as `findText` would find them one after the
+ * other, each search starting where the last match ended (one character further for an empty
+ * one). The text is keyed once: `Replace string` over a text of a million characters made
+ * `findText` key it again at each match, a quadratic run of minutes.
+ */
+export function* matchesOf(
+  find: string,
+  text: string,
+  from: number,
+  key: CharKey,
+  wholeWord = false,
+): Generator<Match, void, void> {
+  if (find === '' || from >= text.length) return
   const k = keyed(text, key)
   const f = keyed(find, key).text
-  if (f === '') return undefined
-  const origin = (i: number): number => (key === KEYS.exact ? i : k.origin[i]!)
+  if (f === '') return
+  const exact = key === KEYS.exact
+  const origin = (i: number): number => (exact ? i : k.origin[i]!)
   // The first key unit that comes from `from` or later.
-  let start = key === KEYS.exact ? from : k.origin.findIndex((o) => o >= from)
+  let start = exact ? from : firstFrom(k.origin, 0, from)
   for (;;) {
     const at = k.text.indexOf(f, start)
-    if (at < 0) return undefined
+    if (at < 0) return
     const index = origin(at)
     const end = origin(at + f.length)
-    if (!wholeWord || (isWordEdge(text, index) && isWordEdge(text, end)))
-      return { index, length: end - index }
-    start = at + 1
+    if (wholeWord && !(isWordEdge(text, index) && isWordEdge(text, end))) {
+      start = at + 1
+      continue
+    }
+    yield { index, length: end - index }
+    const next = index + Math.max(1, end - index)
+    if (next >= text.length) return
+    start = exact ? next : firstFrom(k.origin, at, next)
   }
+}
+
+// The first key unit at or after `unit` that comes from character `from` or later (origins only
+// grow, so a search that goes on from the last one is linear over all the matches).
+function firstFrom(origin: readonly number[], unit: number, from: number): number {
+  let i = unit
+  while (i < origin.length - 1 && origin[i]! < from) i++
+  return i
 }

@@ -198,6 +198,12 @@ export interface ImageHost {
 export interface CommandContext {
   /** Milliseconds since the epoch, from the injectable clock. */
   now(): number
+  /**
+   * The budget's passes left before the clock is read (budget.ts): a command that goes through
+   * much data counts its own passes (`if (--rt.ticks < 0) rt.tick()`), so the budget ends it.
+   */
+  ticks: number
+  tick(): void
   /** The errors `Last errors` returns (null when none). */
   lastErrorObjects(): unknown
   /** The session the code runs for (`Session`), the host's; undefined for none. */
