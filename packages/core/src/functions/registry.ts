@@ -103,11 +103,23 @@ const invalid = (where: string, why: string): never => fail('InvalidFunctions', 
 
 /** An event's function, called with `this` and the event object (define.ts). */
 // `any`: `this` is a draft or an entity depending on the event; orda/objects/define-functions.ts types each.
-type EventHandler = (this: any, event?: unknown) => unknown
+type EventHandler = ((this: any, event?: unknown) => unknown) & {
+  /**
+   * The same as work in steps (query/slices.ts `Work`), which a save run in slices (the REST
+   * interface's) runs a slice at a time; undefined from it: the function is called.
+   */
+  readonly steps?: (this: any, event?: unknown) => Generator<unknown, unknown, void> | undefined
+}
 
 /** A dataclass's `restrict` (orda/objects/define-functions.ts types it): `this` is the DataClass. */
 // `any`: the DataClass and its context are typed in orda/objects/define-functions.ts.
-export type RestrictHandler = (this: any, context: any) => unknown
+export type RestrictHandler = ((this: any, context: any) => unknown) & {
+  /**
+   * The same in steps (query/slices.ts `Work`: a generator yielding between steps), which a read
+   * in slices runs a slice at a time; undefined from it: the plain function is called.
+   */
+  readonly steps?: (this: any, context: any) => Generator<unknown, unknown, void> | undefined
+}
 
 /** One level's event functions by kind (`constructor`, `touched`, `validateSave`, …). */
 export type EventHandlers = Readonly<Partial<Record<string, EventHandler>>>

@@ -15,7 +15,8 @@ import type { BoundComparison } from './bound.js'
 import { BUDGET_STEP } from './budget.js'
 import { kernelWork } from './parallel-work.js'
 import { columnOf, type TextForms } from './predicate.js'
-import { steps, type Work } from './slices.js'
+import { type Work } from './slices.js'
+import { steps } from './row-steps.js'
 
 /** The kernel's operator of a comparison a numeric column answers (`columnOf`), if any. */
 export function numberOp(c: BoundComparison): NumberOp | undefined {

@@ -18,7 +18,8 @@ import {
   type ParallelPool,
 } from '../parallel/parallel-pool.js'
 import { spend } from './budget.js'
-import { drivingScope, steps, type Work } from './slices.js'
+import { drivingScope, type Work } from './slices.js'
+import { steps } from './row-steps.js'
 
 /** The fewest rows of a part, but for a pool that takes fewer rows (see partsOf). */
 const PART_ROWS = 65_536

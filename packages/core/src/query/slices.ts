@@ -41,7 +41,6 @@ import { fail } from '../errors/datastore-error.js'
 import type { Change } from '../store/changes.js'
 import type { Table } from '../store/table.js'
 import type { ParallelPool } from '../parallel/parallel-pool.js'
-import { BUDGET_STEP, codeRunCount, spend } from './budget.js'
 
 /**
  * What a step of work yields to wait outside the thread: a promise that settles when the work may
@@ -84,62 +83,6 @@ export function finish<T>(work: Work<T>): T {
 }
 
 /**
- * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP rows (fewer, `size`, where a row
- * costs more), each counted against the query budget first, stopping after each: the one shape of
- * every loop over rows, as work.
- */
-export function* steps(
-  length: number,
-  step: (from: number, to: number) => void,
-  size = BUDGET_STEP,
-  rowsRunCode = false,
-): Work<void> {
-  for (let from = 0; from < length; from += size) {
-    const to = Math.min(length, from + size)
-    spend(to - from)
-    if (rowsRunCode) yield* codeStep(from, to, step)
-    else step(from, to)
-    // Only between steps: a loop of one step (a small table) never stops.
-    if (to < length) yield
-  }
-}
-
-/** Rows between two stops of a step whose rows call user code (a computed attribute's getter). */
-const CODE_ROWS = 8
-
-/**
- * One step of a loop whose rows may call user code (`rowsRunCode`: a filter's or an ordering's
- * test of each row, which a computed attribute's getter may be), in runs: CODE_ROWS rows, then,
- * while a run calls no code, runs twice as long; a run that called code is followed by a stop
- * and a run of CODE_ROWS again. A getter that loops at each row could take a millisecond a row,
- * 4 s a step of 4,096, and the slice is measured only between stops. The rows of such a loop are
- * tested each on its own, so where it is cut changes nothing of the answer.
- */
-function* codeStep(from: number, to: number, step: (from: number, to: number) => void): Work<void> {
-  let run = CODE_ROWS
-  for (let at = from; at < to;) {
-    const before = codeRunCount()
-    const end = Math.min(to, at + run)
-    step(at, end)
-    at = end
-    if (codeRunCount() === before) run *= 2
-    else {
-      run = CODE_ROWS
-      if (at < to) yield
-    }
-  }
-}
-
-/**
- * The numeric or folded column of `name` (Table.numericColumn, foldedColumn) made in steps if it is
- * not made yet: a first scan of 10M rows otherwise made it in one piece, 200 ms and more. Outside
- * the query budget, as an index built on first use is (budget.ts): the next query would not pay it.
- */
-export function* columnReady(table: Table, name: string, kind: 'numeric' | 'folded'): Work<void> {
-  for (const _ of table.columnSteps(name, kind, BUDGET_STEP)) yield
-}
-
-/**
  * The rows changed since a scope first stopped, by table: what a kept result must be brought up to
  * date with. `everything`: a change that cannot be told row by row (a load, a restore): no kept
  * result can be refreshed, each is run again.
@@ -171,6 +114,7 @@ interface Kept {
 }
 
 interface Pending {
+  /** Its place among the run's sliceable points, or -1 for a point kept by its key (`byKey`). */
   readonly index: number
   readonly key: string
   readonly work: Work<unknown>
@@ -196,6 +140,8 @@ export class SliceScope implements ChangedRows {
   readonly #track: ((scope: SliceScope) => () => void) | undefined
   #untrack: (() => void) | undefined
   readonly #kept: Kept[] = []
+  // The results of `byKey` points, by key.
+  #keyed: Map<string, Kept> | undefined
   #pending: Pending | undefined
   // Which sliceable point of the current run comes next.
   #point = 0
@@ -332,7 +278,9 @@ export class SliceScope implements ChangedRows {
       for (;;) {
         if (r.done) {
           this.#pending = undefined
-          this.#kept[p.index] = { key: p.key, value: r.value, since: p.since }
+          const kept = { key: p.key, value: r.value, since: p.since }
+          if (p.index >= 0) this.#kept[p.index] = kept
+          else (this.#keyed ??= new Map()).set(p.key, kept)
           return true
         }
         if (r.value !== undefined) return this.#parkOn(r.value)
@@ -409,9 +357,30 @@ export class SliceScope implements ChangedRows {
     const work = make()
     if (this.#restarts > MAX_RESTARTS) return finish(work)
     if (kept !== undefined) this.#restarts++
+    return this.#start(index, key, work)
+  }
+
+  /** The result of the work `key` names (see `sliceableByKey`). */
+  byKey<T>(key: string, make: () => Work<T>, valid: (value: T) => boolean): T {
+    if (this.#driving) return notDriven(() => finish(make()))
+    const kept = this.#keyed?.get(key)
+    if (kept !== undefined) {
+      if (kept.since === this.#commits && valid(kept.value as T)) return kept.value as T
+      this.#keyed!.delete(key)
+    }
+    const work = make()
+    if (this.#restarts > MAX_RESTARTS) return finish(work)
+    if (kept !== undefined) this.#restarts++
+    return this.#start(-1, key, work)
+  }
+
+  // Starts `work` for the point `index` (-1: by `key`): its result now when it ends in the
+  // current slice, else QuerySuspended.
+  #start<T>(index: number, key: string, work: Work<T>): T {
     this.#pending = { index, key, work, since: this.#commits }
     // Not done (more slices, or parked at once): the request is suspended either way.
-    if (this.drive() === true) return this.#kept[index]!.value as T
+    if (this.drive() === true)
+      return (index >= 0 ? this.#kept[index]! : this.#keyed!.get(key)!).value as T
     if (this.#changed === undefined) {
       this.#changed = new Map()
       this.#untrack = this.#track?.(this)
@@ -448,6 +417,22 @@ let current: SliceScope | undefined
 export function sliceable<T>(key: string, make: () => Work<T>, refresh?: Refresh<T>): T {
   const scope = current
   return scope === undefined ? finish(make()) : scope.point(key, make, refresh)
+}
+
+/**
+ * `sliceable` for work whose point is not always met: a `restrict`'s answer, which a run asks
+ * only when no answer is kept elsewhere (the first run that got it keeps it, the next does not
+ * ask), so it cannot count among the points. Its result is kept by `key`, and handed to a later
+ * run while no commit came since its work began and `valid` says it still holds (what else the
+ * work read is as it was); else the work is run again (after MAX_RESTARTS, in one piece).
+ */
+export function sliceableByKey<T>(
+  key: string,
+  make: () => Work<T>,
+  valid: (value: T) => boolean,
+): T {
+  const scope = current
+  return scope === undefined ? finish(make()) : scope.byKey(key, make, valid)
 }
 
 /**

@@ -6,7 +6,8 @@
 import type { Table } from '../store/table.js'
 import type { RowIds } from '../sets/row-ids.js'
 import { BUDGET_STEP, spend } from './budget.js'
-import { steps, type Work } from './slices.js'
+import { type Work } from './slices.js'
+import { steps } from './row-steps.js'
 import { rowIdBuffer } from '../parallel/shared-arrays.js'
 
 /** Results past this many rows are Int32Arrays; fewer, arrays (cheaper to make). */

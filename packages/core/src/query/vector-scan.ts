@@ -9,7 +9,8 @@ import { fail } from '../errors/datastore-error.js'
 import type { Table } from '../store/table.js'
 import { cosineAt, dotAt, squaredDistanceAt, type FloatsAt } from '../values/vector.js'
 import type { BoundComparison, Similarity, VectorCmpValue } from './bound.js'
-import { steps, type Work } from './slices.js'
+import { type Work } from './slices.js'
+import { steps } from './row-steps.js'
 
 /** The score of `n` floats of `at` against the query's `q` (its norm `qNorm`). */
 type Scorer = (at: FloatsAt) => number

@@ -67,10 +67,21 @@ export interface DataClassFunctionDefs<
    * The dataclass's `restrict` event (4D 20 R5): the selection the session may see, or null for
    * no restriction. It narrows every read of the dataclass (orda/restrict/restrict.ts).
    */
-  readonly restrict?: (
+  readonly restrict?: ((
     this: DataClass<M, N>,
     context: RestrictContext,
-  ) => EntitySelection<M, N> | null | undefined
+  ) => EntitySelection<M, N> | null | undefined) & {
+    /**
+     * The same as work in steps (a generator that yields between steps and returns what the
+     * function would), which a read in slices runs a slice at a time, so that a restrict that
+     * runs long holds no other client (what a 4D project's restrict gives); undefined from it:
+     * the function is called.
+     */
+    readonly steps?: (
+      this: DataClass<M, N>,
+      context: RestrictContext,
+    ) => Generator<void, EntitySelection<M, N> | null | undefined, void> | undefined
+  }
 }
 
 type Refusal = EventError | undefined | null | void

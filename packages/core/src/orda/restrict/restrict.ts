@@ -28,35 +28,23 @@
  *
  * Not narrowed: entity sets kept from before the restriction changed.
  */
-import { DatastoreError } from '../../errors/datastore-error.js'
 import type { Session } from '../../sessions/session-api.js'
-import { promotedSession } from '../../sessions/session-privileges.js'
-import {
-  noteReads,
-  readsOf,
-  sessionStateVersion,
-  trackedSession,
-  VOLATILE_READ,
-  type Reads,
-} from '../../sessions/session-reads.js'
-import { RowBitmap, type RowMembership } from '../../sets/row-bitmap.js'
+import { noteReads, VOLATILE_READ } from '../../sessions/session-reads.js'
+import type { Work } from '../../query/slices.js'
+import type { RowMembership } from '../../sets/row-bitmap.js'
 import type { RowIds } from '../../sets/row-ids.js'
 import type { Actor } from '../../access/actor.js'
 import type { Clock } from '../../clock/clock.js'
-import { kindOf } from '../kinds/object-kind.js'
-import type { RestrictedClass, RestrictedSelection } from './restricted-class.js'
+import type { RestrictedClass } from './restricted-class.js'
 import { currentOwner } from '../calls/owners.js'
 import { currentActor } from '../../access/acting.js'
 import { holds, restrictAnswers, type RestrictAnswer } from './restrict-answers.js'
 import { momentOf, sameMoment, type Moment } from './restrict-moment.js'
 import { openTransactions } from '../processes.js'
-import { keptRows } from './restrict-queries.js'
+import { contextOf, restrictRunning, run, runSteps } from './restrict-run.js'
 
-/** What `restrict` receives. */
-export interface RestrictContext {
-  /** The session of the REST request (or function call) the read is for; undefined for none. */
-  readonly session: Session | undefined
-}
+export type { RestrictContext } from './restrict-run.js'
+export { noteEveryEntity, restrictRunning } from './restrict-run.js'
 
 // The last answer of each dataclass, for which view and session: a request asks at every row it
 // reads, so the usual case compares a few fields and makes no key. An answer that read state
@@ -68,46 +56,17 @@ interface Last {
   readonly session: string
 }
 const last = new WeakMap<RestrictedClass, Last>()
-// The dataclasses whose restrict is running: their own reads inside it are not narrowed.
-const running = new WeakSet<RestrictedClass>()
-
-// The selections of every entity (`all()`) made by a restrict of its own dataclass.
-const everyEntity = new WeakSet<RestrictedSelection>()
-
-/** Notes that `selection` is every entity of its dataclass: a restrict answering it restricts nothing. */
-export function noteEveryEntity(selection: RestrictedSelection): void {
-  everyEntity.add(selection)
-}
-
-/** Whether `dc`'s restrict is running now (its own reads are then not narrowed). */
-export function restrictRunning(dc: RestrictedClass): boolean {
-  return running.has(dc)
-}
 
 /** The row ids `dc`'s restrict lets the acting view see, or undefined when nothing is restricted. */
 export function restriction(dc: RestrictedClass): RowMembership | undefined {
   const fn = dc.restrictFunction
-  if (fn === undefined || running.has(dc)) return undefined
+  if (fn === undefined || restrictRunning(dc)) return undefined
   const ds = dc.datastore
   const version = ds.store.version
-  const actor = currentActor(ds)
-  let view: string
-  let id: string
-  let session: Session | undefined
-  if (actor !== undefined) {
-    view = actor.view
-    session = actor.session
-    id = session.id
-  } else {
-    // Outside a request: the owner `runAs` names (a session, or the process).
-    const owner = currentOwner(ds)
-    view = `owner\u0000${owner.kind}\u0000${owner.id}`
-    id = ''
-    session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
-  }
+  const { actor, view, id, session } = whoAsks(dc)
   // A process with staged writes reads them (transaction-reads.ts): its answer is its own, not kept.
-  if (openTransactions !== 0 && (ds.processes.openTransaction()?.size ?? 0) > 0) {
-    const own = run(dc, actor, session, version)
+  if (staging(dc)) {
+    const own = run(dc, actor, session, version, undefined)
     noteReads(own.reads)
     return own.rows
   }
@@ -128,7 +87,7 @@ export function restriction(dc: RestrictedClass): RowMembership | undefined {
   const answers = restrictAnswers(ds)
   let answer = answers.get(dc.name, view, id, session, version)
   if (answer === undefined) {
-    answer = run(dc, actor, session, version)
+    answer = run(dc, actor, session, version, `restrict\u0000${dc.name}\u0000${view}\u0000${id}`)
     // One that read what changes untold (the clock) serves the code that asked, in its moment.
     if ((answer.reads & VOLATILE_READ) === 0) answers.set(dc.name, view, id, answer)
   }
@@ -137,6 +96,59 @@ export function restriction(dc: RestrictedClass): RowMembership | undefined {
   last.set(dc, { answer, moment: momentOf(answer.reads, actor, ds.clock), view, session: id })
   return answer.rows
 }
+
+/**
+ * `dc`'s restrict's answer for the acting view made ahead, in steps (its `steps`: code compiled
+ * from 4D), and kept as `restriction` keeps one, which then finds it: what a write run in turns
+ * does before it asks (writes.ts `saveSteps`), so that a restrict that loops holds no other
+ * client there either. An answer the data, or the state it read, moved under is not kept: the
+ * write's own ask then runs the restrict whole.
+ */
+export function* restrictionReady(dc: RestrictedClass): Work<void> {
+  const steps = dc.restrictFunction?.steps
+  if (steps === undefined || restrictRunning(dc) || staging(dc)) return
+  const ds = dc.datastore
+  const version = ds.store.version
+  const { actor, view, id, session } = whoAsks(dc)
+  const answers = restrictAnswers(ds)
+  if (answers.get(dc.name, view, id, session, version) !== undefined) return
+  const ran = yield* runSteps(dc, steps, contextOf(session, actor), session, version)
+  if (ran === undefined || ran.moved || (ran.answer.reads & VOLATILE_READ) !== 0) return
+  if (holds(ran.answer, ds.store.version, session)) answers.set(dc.name, view, id, ran.answer)
+}
+
+// Who asks: the request's actor, or, outside a request, the owner `runAs` names (a session, or
+// the process); the view the answer is for, and the session's id when the answer read it. One
+// object filled again at each ask, which its callers read at once: `restriction` is asked at
+// every row a request reads, and makes nothing there.
+interface Asker {
+  actor: Actor | undefined
+  view: string
+  id: string
+  session: Session | undefined
+}
+const asker: Asker = { actor: undefined, view: '', id: '', session: undefined }
+
+function whoAsks(dc: RestrictedClass): Asker {
+  const ds = dc.datastore
+  const actor = currentActor(ds)
+  asker.actor = actor
+  if (actor !== undefined) {
+    asker.view = actor.view
+    asker.session = actor.session
+    asker.id = actor.session.id
+  } else {
+    const owner = currentOwner(ds)
+    asker.view = `owner\u0000${owner.kind}\u0000${owner.id}`
+    asker.id = ''
+    asker.session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
+  }
+  return asker
+}
+
+// Whether the running process has staged writes, which its reads see (transaction-reads.ts).
+const staging = (dc: RestrictedClass): boolean =>
+  openTransactions !== 0 && (dc.datastore.processes.openTransaction()?.size ?? 0) > 0
 
 // Whether the last answer serves this read too: the usual one read nothing besides the data and
 // who asks, and holds while the data do; another, while what else it read holds too, and in its
@@ -154,66 +166,6 @@ function serves(
     holds(answer, version, session) &&
     ((answer.reads & VOLATILE_READ) === 0 || sameMoment(kept.moment, actor, clock))
   )
-}
-
-function run(
-  dc: RestrictedClass,
-  actor: Actor | undefined,
-  session: Session | undefined,
-  version: number,
-): RestrictAnswer {
-  // The session as the code sees it: its reads noted, the promoted privileges held.
-  let seen = session && trackedSession(session)
-  if (seen && actor !== undefined && actor.promoted.size > 0)
-    seen = promotedSession(seen, actor.promoted)
-  running.add(dc)
-  let ran: { value: unknown; reads: Reads; version: number }
-  try {
-    ran = readsOf(() => refusedAsClosed(() => dc.restrictFunction!.call(dc, { session: seen })))
-  } finally {
-    running.delete(dc)
-  }
-  const result = ran.value
-  // A query kept between writes comes with its bitmap (restrict-queries.ts): no array made.
-  const rows =
-    isSelection(result) && result.dataClass === dc
-      ? everyEntity.has(result) && !result.isAlterable()
-        ? undefined
-        : (keptRows(result) ?? RowBitmap.of(result.unorderedRowIds))
-      : result === CLOSED
-        ? RowBitmap.of([])
-        : isThenable(result)
-          ? closed(result)
-          : undefined
-  return { version, rows, reads: ran.reads, shared: ran.version, own: sessionStateVersion(session) }
-}
-
-// What a restrict answers when its own code is refused what it reads (the view may not read an
-// attribute or a dataclass its query names): its rule cannot be applied, so nothing of the
-// dataclass is seen, rather than the whole request refused (or a write's reply, after its commit).
-const CLOSED = Symbol('closed')
-
-function refusedAsClosed(run: () => unknown): unknown {
-  try {
-    return run()
-  } catch (error) {
-    if (DatastoreError.is(error) && error.category === 'forbidden') return CLOSED
-    throw error
-  }
-}
-
-// A selection, by the tag its class carries (kinds/object-kind.ts): restrict does not name the class.
-const isSelection = (v: unknown): v is RestrictedSelection => kindOf(v) === 'selection'
-
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  typeof (v as PromiseLike<unknown> | null)?.then === 'function'
-
-// An async restrict answers too late for the read that asked: its rule is not known, and a rule
-// not known closes the dataclass (nothing is seen) rather than open it. 4D's restrict is
-// synchronous; only JavaScript can write this, by mistake.
-function closed(answer: PromiseLike<unknown>): RowBitmap {
-  Promise.resolve(answer).catch(() => undefined)
-  return RowBitmap.of([])
 }
 
 /**
