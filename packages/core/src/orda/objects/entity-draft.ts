@@ -34,7 +34,16 @@ import {
   type WriteResult,
 } from '../../txn/save-status.js'
 import { fail } from '../../errors/datastore-error.js'
-import { afterSave, beforeSave, constructed, eventsOf, touched } from '../writes/entity-events.js'
+import {
+  afterSave,
+  beforeSave,
+  beforeSaveSteps,
+  constructed,
+  eventsOf,
+  touched,
+} from '../writes/entity-events.js'
+import type { DataClassEvents } from '../../functions/registry.js'
+import type { Work } from '../../query/slices.js'
 import {
   afterCommit,
   createEntity,
@@ -364,6 +373,22 @@ export class EntityDraftCore<
   saveChecked(check: WriteCheck | undefined): Entity<M, N> {
     const events = eventsOf(this.#dc)
     if (events) beforeSave(events, this.#dc, this, () => Object.keys(this.#changes))
+    return this.#write(check, events)
+  }
+
+  /**
+   * @internal `saveChecked` in two parts: its events before the write as work in steps (each
+   * event that runs in steps stops where its code does), which gives the write (and its
+   * `afterSave`), to run once they are done (writes.ts `saveSteps`).
+   */
+  *prepareSave(check: WriteCheck | undefined): Work<() => Entity<M, N>> {
+    const events = eventsOf(this.#dc)
+    if (events) yield* beforeSaveSteps(events, this.#dc, this, () => Object.keys(this.#changes))
+    return () => this.#write(check, events)
+  }
+
+  // The save itself, its events before it run; `afterSave` once it has committed.
+  #write(check: WriteCheck | undefined, events: DataClassEvents | undefined): Entity<M, N> {
     const written = Object.keys(this.#changes)
     const saved = (this.#base
       ? updateEntity(this.#dc, this.#base.key, this.#changes, check, false)

@@ -17,6 +17,7 @@ import { fail } from '../../errors/datastore-error.js'
 import type { EventError } from '../../functions/define.js'
 import type { DataClassEvents, EventHandlers } from '../../functions/registry.js'
 import type { WrittenClass, WrittenEntity } from './written-class.js'
+import type { Work } from '../../query/slices.js'
 
 /** The events of `dc`, if its functions declare any. */
 export function eventsOf(dc: WrittenClass): DataClassEvents | undefined {
@@ -27,7 +28,7 @@ export function eventsOf(dc: WrittenClass): DataClassEvents | undefined {
 const handler = (
   handlers: EventHandlers | undefined,
   kind: string,
-): ((this: unknown, event?: unknown) => unknown) | undefined =>
+): EventHandlers[string] | undefined =>
   handlers !== undefined && Object.hasOwn(handlers, kind) ? handlers[kind] : undefined
 
 /** Runs `constructor` on a new entity (`this`: its draft). */
@@ -63,11 +64,42 @@ export function beforeSave(
   }
 }
 
+/**
+ * `beforeSave` as work in steps: each event that runs in steps (its `steps`: code compiled from
+ * 4D) stops where its code does, so that a save run in slices (writes.ts `saveSteps`) holds no
+ * other client while its events run; the others run at once.
+ */
+export function* beforeSaveSteps(
+  events: DataClassEvents,
+  dc: WrittenClass,
+  draft: unknown,
+  written: () => readonly string[],
+): Work<void> {
+  for (const kind of ['validateSave', 'saving'] as const) {
+    for (const name of written())
+      yield* refuseIfSteps(dc, kind, name, events.attributes.get(name), draft)
+    yield* refuseIfSteps(dc, kind, undefined, events.entity, draft)
+  }
+}
+
 /** `validateDrop` then `dropping` (each attribute's that has one, then the entity's). */
 export function beforeDrop(events: DataClassEvents, dc: WrittenClass, entity: WrittenEntity): void {
   for (const kind of ['validateDrop', 'dropping'] as const) {
     for (const [name, handlers] of events.attributes) refuseIf(dc, kind, name, handlers, entity)
     refuseIf(dc, kind, undefined, events.entity, entity)
+  }
+}
+
+/** `beforeDrop` as work in steps, as `beforeSaveSteps`. */
+export function* beforeDropSteps(
+  events: DataClassEvents,
+  dc: WrittenClass,
+  entity: WrittenEntity,
+): Work<void> {
+  for (const kind of ['validateDrop', 'dropping'] as const) {
+    for (const [name, handlers] of events.attributes)
+      yield* refuseIfSteps(dc, kind, name, handlers, entity)
+    yield* refuseIfSteps(dc, kind, undefined, events.entity, entity)
   }
 }
 
@@ -121,19 +153,46 @@ function after(
 
 function refuseIf(
   dc: WrittenClass,
-  kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
+  kind: RefusingKind,
   attributeName: string | undefined,
   handlers: EventHandlers | undefined,
   self: unknown,
 ): void {
   const fn = handler(handlers, kind)
+  if (fn) refusedBy(dc, kind, attributeName, fn.call(self, eventOf(dc, kind, attributeName)))
+}
+
+// `refuseIf` in steps: an event that runs in steps stops where its code does.
+function* refuseIfSteps(
+  dc: WrittenClass,
+  kind: RefusingKind,
+  attributeName: string | undefined,
+  handlers: EventHandlers | undefined,
+  self: unknown,
+): Work<void> {
+  const fn = handler(handlers, kind)
   if (!fn) return
-  const result = fn.call(self, {
-    kind,
-    dataClassName: dc.name,
-    ...(attributeName === undefined ? {} : { attributeName }),
-  })
-  // An error object refuses; nothing (or anything that is not an object) lets the write go on.
+  const event = eventOf(dc, kind, attributeName)
+  const steps = fn.steps?.call(self, event) as Work<unknown> | undefined
+  refusedBy(dc, kind, attributeName, steps === undefined ? fn.call(self, event) : yield* steps)
+}
+
+type RefusingKind = 'validateSave' | 'saving' | 'validateDrop' | 'dropping'
+
+const eventOf = (dc: WrittenClass, kind: RefusingKind, attributeName: string | undefined) => ({
+  kind,
+  dataClassName: dc.name,
+  ...(attributeName === undefined ? {} : { attributeName }),
+})
+
+// Refuses the write with what the event returned, when it is an error object (anything else,
+// nothing included, lets the write go on).
+function refusedBy(
+  dc: WrittenClass,
+  kind: RefusingKind,
+  attributeName: string | undefined,
+  result: unknown,
+): void {
   if (typeof result !== 'object' || result === null) return
   const refusal = result as EventError
   const message =
@@ -163,7 +222,7 @@ function refuseIf(
  * and `seriousError`, true unless the refusal is a mild validation error.
  */
 function severity(
-  kind: 'validateSave' | 'saving' | 'validateDrop' | 'dropping',
+  kind: RefusingKind,
   refusal: EventError,
 ): { fatalError?: boolean; seriousError: boolean } {
   if (kind === 'saving' || kind === 'dropping') return { seriousError: true }

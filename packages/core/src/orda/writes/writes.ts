@@ -17,6 +17,7 @@ import type { KeyValue } from '../../store/entity-record.js'
 import { kindOf } from '../kinds/object-kind.js'
 import type { WriteDatastore, WrittenClass, WrittenEntity } from './written-class.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
+import type { DataClassEvents } from '../../functions/registry.js'
 import { visible } from '../restrict/restrict.js'
 import { fail } from '../../errors/datastore-error.js'
 import { isThenable } from '../../values/thenable.js'
@@ -240,6 +241,17 @@ export function dropEntity(dc: WrittenClass, key: KeyValue, check?: WriteCheck):
   const events = eventsOf(dc)
   const entity = writeTarget(dc, key, events !== undefined)
   if (events && entity) beforeDrop(events, dc, entity)
+  dropWritten(dc, key, check, events, entity)
+}
+
+/** The drop itself, its events before it run; `afterDrop` once it has committed. */
+export function dropWritten(
+  dc: WrittenClass,
+  key: KeyValue,
+  check: WriteCheck | undefined,
+  events: DataClassEvents | undefined,
+  entity: WrittenEntity | undefined,
+): void {
   write(
     dc.datastore,
     (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)),
@@ -335,7 +347,7 @@ export function currentVersion(dc: WrittenClass, key: KeyValue): WrittenEntity |
  * events (`withEvents`). Undefined when neither needs it, or when there is no such entity (the
  * write itself then answers 1542).
  */
-function writeTarget(
+export function writeTarget(
   dc: WrittenClass,
   key: KeyValue,
   withEvents: boolean,

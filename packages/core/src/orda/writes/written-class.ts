@@ -8,6 +8,7 @@
 import type { LockTable } from '../../locks/lock-table.js'
 import type { EntityRecord } from '../../store/entity-record.js'
 import type { Assignments, WriteCheck } from '../../txn/transaction.js'
+import type { Work } from '../../query/slices.js'
 import type { Processes } from '../processes.js'
 import type { RequestLog } from '../request-log.js'
 import type { RestrictedClass, RestrictedDatastore } from '../restrict/restricted-class.js'
@@ -35,5 +36,9 @@ export interface WrittenClass extends RestrictedClass {
   draft(
     base: WrittenEntity | null,
     values?: Assignments,
-  ): { saveOrFail(): WrittenEntity; saveChecked(check: WriteCheck | undefined): WrittenEntity }
+  ): {
+    saveOrFail(): WrittenEntity
+    saveChecked(check: WriteCheck | undefined): WrittenEntity
+    prepareSave(check: WriteCheck | undefined): Work<() => WrittenEntity>
+  }
 }

@@ -1,0 +1,34 @@
+/**
+ * @module A dataclass's saves and drops as work in steps (orda/writes/write-steps.ts), for a
+ * transport that runs them in slices with `workInTurns` (the REST interface's `$method=update`
+ * and `$method=delete`): a restrict or an entity event that loops holds no other client.
+ */
+import type { Work } from '../../query/slices.js'
+import { toKey } from '../../store/keys.js'
+import type { WriteCheck } from '../../txn/transaction.js'
+import { dropSteps, saveSteps } from '../writes/write-steps.js'
+import type { WriteValues } from './attribute-types.js'
+import type { DataClass } from './data-class.js'
+import type { Entity } from './entity.js'
+import type { DataClassName, ModelTypes } from '../../schema/typed-model.js'
+
+/**
+ * `dc.create(values)` (`key` undefined) or `dc.update(key, values, check)` as work in steps: its
+ * restrict and its events before the write run in steps where they can (code compiled from 4D),
+ * and the work gives the write, to call once they are done. The entity's stamp is checked when
+ * the write runs.
+ */
+export function saveInSteps<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  key: unknown,
+  values: WriteValues<M, N>,
+  check?: WriteCheck,
+): Work<() => Entity<M, N>> {
+  const keyed = key === undefined ? undefined : toKey(dc.def, key)
+  return saveSteps(dc, keyed, values, check) as Work<() => Entity<M, N>>
+}
+
+/** `dc.drop(key, check)` as work in steps, as `saveInSteps`. */
+export function dropInSteps(dc: DataClass, key: unknown, check?: WriteCheck): Work<() => void> {
+  return dropSteps(dc, toKey(dc.def, key), check)
+}

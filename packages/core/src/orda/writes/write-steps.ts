@@ -1,0 +1,69 @@
+/**
+ * @module Writes as work in steps: what a transport runs in slices (core's `workInTurns`: the REST
+ * interface's saves and drops), so that a restrict or an entity event that loops holds no other
+ * client. The code of a `restrict` and of the events before a write (`validateSave`, `saving`,
+ * `validateDrop`, `dropping`) runs in steps where it can (code compiled from 4D: their `steps`),
+ * and the work gives the write, to run once they are done, in one piece. The entity's stamp is
+ * checked when the write runs: another write of it between two steps refuses this one
+ * (StampChanged) when it is checked, as in any optimistic save; one unchecked writes its values
+ * over the entity as it is then. The `constructor` and `touched` events run at once, while the
+ * draft is made (the first step); inside an open transaction, nothing waits: the write is the
+ * plain one.
+ */
+import type { KeyValue } from '../../store/entity-record.js'
+import type { Assignments, WriteCheck } from '../../txn/transaction.js'
+import type { Work } from '../../query/slices.js'
+import { openTransaction } from '../calls/owners.js'
+import { needDrop, needWrite } from '../restrict/access-checks.js'
+import { restrictionReady } from '../restrict/restrict.js'
+import { beforeDropSteps, eventsOf } from './entity-events.js'
+import type { WrittenClass, WrittenEntity } from './written-class.js'
+import { createEntity, dropEntity, dropWritten, updateEntity, writeTarget } from './writes.js'
+
+/**
+ * A create (`key` undefined) or an update of `dc` as work in steps: the restrict an update asks
+ * and the events before the write in steps, then the write it gives (its check included), with
+ * `afterSave` once committed. Without events, the plain write.
+ */
+export function* saveSteps(
+  dc: WrittenClass,
+  key: KeyValue | undefined,
+  values: Assignments,
+  check?: WriteCheck,
+): Work<() => WrittenEntity> {
+  // The restrict an update asks first (outside it, 1542), its answer made ahead in steps, once
+  // the write is known to be allowed (as updateEntity asks, a refusal comes first).
+  if (key !== undefined && dc.restrictFunction?.steps !== undefined) {
+    needWrite(dc, values, false)
+    yield* restrictionReady(dc)
+  }
+  if (eventsOf(dc) === undefined || openTransaction(dc.datastore) !== undefined)
+    return key === undefined
+      ? () => createEntity(dc, values)
+      : () => updateEntity(dc, key, values, check)
+  // As createEntity and updateEntity ask, before any event runs.
+  needWrite(dc, values, key === undefined)
+  if (key === undefined) return yield* dc.draft(null, values).prepareSave(undefined)
+  const base = writeTarget(dc, key, true)
+  // No such entity: the write answers it (1542).
+  if (!base) return () => updateEntity(dc, key, values, check)
+  return yield* dc.draft(base, values).prepareSave(check)
+}
+
+/**
+ * `dropEntity` as work in steps, as `saveSteps`: `validateDrop` and `dropping` in steps where
+ * they can, then the drop it gives (and `afterDrop`), in one piece.
+ */
+export function* dropSteps(dc: WrittenClass, key: KeyValue, check?: WriteCheck): Work<() => void> {
+  needDrop(dc)
+  yield* restrictionReady(dc)
+  const events = eventsOf(dc)
+  const entity =
+    events === undefined || openTransaction(dc.datastore) !== undefined
+      ? undefined
+      : writeTarget(dc, key, true)
+  // No events, or no such entity (the drop answers it: 1542).
+  if (entity === undefined) return () => dropEntity(dc, key, check)
+  yield* beforeDropSteps(events!, dc, entity)
+  return () => dropWritten(dc, key, check, events, entity)
+}
