@@ -8,7 +8,7 @@ import type { RestTarget } from '../url/parse-rest-url.js'
 import { RELEASE_SEGMENT } from '../url/request-names.js'
 import { deleteEntities } from '../write/delete.js'
 import { refresh, update } from '../write/update.js'
-import { ok, type Reply } from '../reply.js'
+import { ok, type Answer } from '../reply.js'
 import { exposedDataClass, type RouteContext } from './context.js'
 import { findSet, releaseEntitySets } from './entity-set.js'
 import { writeAttribute } from './upload.js'
@@ -26,7 +26,7 @@ export const WRITE_METHODS: ReadonlySet<string> = new Set(['update', 'insert', '
 export function write(
   ctx: RouteContext,
   target: Extract<RestTarget, { kind: 'dataClass' }>,
-): Reply {
+): Answer {
   const { params } = ctx
   const dc = exposedDataClass(ctx.ds, target.dataClass)
   const perms = ctx.perms

@@ -7,16 +7,19 @@
  */
 import {
   datastoreError,
+  dropInSteps,
   fail,
   parseCached,
   runQuery,
   toKey,
+  workInTurns,
   type DataClass,
   type Datastore,
   type KeyValue,
+  type Work,
 } from '@entistore/core'
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
-import type { Reply } from '../reply.js'
+import type { Answer, Reply } from '../reply.js'
 import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects } from './write-items.js'
 
@@ -33,7 +36,7 @@ export interface DeleteRequest {
   readonly atomic: boolean
 }
 
-export function deleteEntities(req: DeleteRequest): Reply {
+export function deleteEntities(req: DeleteRequest): Answer {
   const { dc } = req
   const keys = bodyKeys(req.body)
   const named =
@@ -50,10 +53,9 @@ export function deleteEntities(req: DeleteRequest): Reply {
       'a request that names its entities in more than one way (a key, a $filter, a body of keys)',
     ])
   }
-  if (req.key !== undefined) {
-    dc.drop(req.key)
-    return OK
-  }
+  // In slices: the `validateDrop` and `dropping` events before each drop run in steps (one that
+  // loops holds no other client), and a body of keys goes a slice at a time, dropped in turn.
+  if (req.key !== undefined) return workInTurns(dropOne(dc, req.key), req.ds.clock)
   if (req.filter !== undefined) {
     const query = parseCached(req.filter, '$filter')
     const found = runQuery(dc, query, {
@@ -63,7 +65,13 @@ export function deleteEntities(req: DeleteRequest): Reply {
     found.selection.dropOrFail()
     return OK
   }
-  return req.atomic ? dropAtomically(req, keys!) : dropEach(req, keys!)
+  return req.atomic ? dropAtomically(req, keys!) : workInTurns(dropEach(req, keys!), req.ds.clock)
+}
+
+function* dropOne(dc: DataClass, key: unknown): Work<Reply> {
+  const drop = yield* dropInSteps(dc, key)
+  drop()
+  return OK
 }
 
 /** The keys of a body of `{"__KEY": …}` objects; undefined when the body names none (`{}`, empty). */
@@ -98,14 +106,16 @@ function dropAtomically(req: DeleteRequest, keys: readonly unknown[]): Reply {
 }
 
 /** Each key deleted on its own: `ok` if all were, else one result per key (200). */
-function dropEach(req: DeleteRequest, keys: readonly unknown[]): Reply {
+function* dropEach(req: DeleteRequest, keys: readonly unknown[]): Work<Reply> {
   const results: string[] = []
   let failures = 0
   for (const raw of keys) {
+    if (results.length > 0) yield
     let key: KeyValue | string = String(raw)
     try {
       key = toKey(req.dc.def, raw)
-      req.dc.drop(key)
+      const drop = yield* dropInSteps(req.dc, key)
+      drop()
       results.push(`{"__KEY":${JSON.stringify(String(key))},"__STATUS":{"success":true}}`)
     } catch (error) {
       if (!isReported(error)) throw error

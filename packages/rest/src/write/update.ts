@@ -17,13 +17,16 @@ import {
   committedVersion,
   datastoreError,
   fail,
+  saveInSteps,
+  workInTurns,
+  type Work,
   type DataClass,
   type Datastore,
   type DatastoreError,
   type Entity,
 } from '@entistore/core'
 import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-body.js'
-import type { Reply } from '../reply.js'
+import type { Answer, Reply } from '../reply.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import type { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
@@ -53,7 +56,7 @@ type Outcome<T = Entity> =
   | { readonly ok: false; readonly error: DatastoreError; readonly item: Partial<WriteItem> }
 type Refusal = Extract<Outcome, { ok: false }>
 
-export function update(req: UpdateRequest): Reply {
+export function update(req: UpdateRequest): Answer {
   const { dc, writer } = req
   const what = `$method=${req.insert ? 'insert' : 'update'} takes an entity object or an array of them`
   const objects = bodyObjects(req.body, what)
@@ -66,18 +69,56 @@ export function update(req: UpdateRequest): Reply {
       ])
   }
   if (req.atomic && many) return atomicUpdate(req, objects)
+  // In slices: the entity events before each save run in steps (a `saving` event that loops
+  // holds no other client), and a long array goes a slice at a time, items saved in turn.
+  return workInTurns(updateSteps(req, objects, many), req.ds.clock)
+}
+
+function* updateSteps(
+  req: UpdateRequest,
+  objects: readonly Record<string, unknown>[],
+  many: boolean,
+): Work<Reply> {
+  const { writer } = req
   if (!many) {
-    const outcome = saveOne(req, objects[0]!, 0, applyWhole)
+    const outcome = yield* saveOneSteps(req, objects[0]!, 0)
     if (outcome.ok) return { status: 200, body: writer.written(outcome.saved, SUCCESS) }
     return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
   }
   // Each item's reply is written as soon as it is saved or refused: a refused item shows the
   // entity as it was then, not as later items of the same body left it.
-  const members = objects.map((raw, index) => {
-    const o = saveOne(req, raw, index, applyWhole)
-    return o.ok ? writer.written(o.saved, SUCCESS) : refusal(req, o, true)
-  })
+  const members: string[] = []
+  for (let index = 0; index < objects.length; index++) {
+    if (index > 0) yield
+    const o = yield* saveOneSteps(req, objects[index]!, index)
+    members.push(o.ok ? writer.written(o.saved, SUCCESS) : refusal(req, o, true))
+  }
   return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }
+}
+
+/**
+ * One item saved in a transaction of its own, as `saveOne` with `applyWhole`, its entity events
+ * before the write in steps (core's `saveSteps`): another write of the entity meanwhile refuses
+ * this one by its stamp, as any optimistic save is refused.
+ */
+function* saveOneSteps(
+  req: UpdateRequest,
+  raw: Record<string, unknown>,
+  index: number,
+): Work<Outcome> {
+  const { dc } = req
+  let item: Partial<WriteItem> = { index }
+  try {
+    const read = readWriteItem(dc, raw, index, req.perms)
+    item = read
+    const values = withUploads(dc, read.values, req.uploads)
+    const check = read.key === undefined ? undefined : { stamp: read.stamp }
+    const write = yield* saveInSteps(dc, read.key, values, check)
+    return { ok: true, saved: whole(req, write) }
+  } catch (error) {
+    if (!isReported(error)) throw error
+    return { ok: false, error, item }
+  }
 }
 
 /** Saves one item in a transaction of its own: `save` (for good: `apply`) gives the outcome. */
@@ -149,9 +190,14 @@ function apply(req: UpdateRequest, item: WriteItem): Entity {
  * computed attributes, whose replies cannot fail so, skip the first writing.
  */
 function applyWhole(req: UpdateRequest, item: WriteItem): Entity {
-  if (!hasComputed(req.dc)) return apply(req, item)
+  return whole(req, () => apply(req, item))
+}
+
+// `write`, and a first writing of its reply when it has computed attributes, in one transaction.
+function whole(req: UpdateRequest, write: () => Entity): Entity {
+  if (!hasComputed(req.dc)) return write()
   return req.ds.transaction(() => {
-    const entity = apply(req, item)
+    const entity = write()
     req.writer.written(entity, SUCCESS)
     return entity
   })
