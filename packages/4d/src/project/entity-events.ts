@@ -26,7 +26,9 @@ const KINDS = new Map(
 
 /** What core runs an event on: the draft being saved, or the stored entity. */
 type Written = Entity | EntityDraft
-type Handler = (this: Written, event?: unknown) => unknown
+type Handler = ((this: Written, event?: unknown) => unknown) & {
+  steps?: (this: Written, event?: unknown) => Generator<void, unknown, void> | undefined
+}
 
 // The events run on the written entity's datastore, also outside a function call (a REST write).
 const datastoreOf = (self: Written): Datastore => self.dataClass.datastore as unknown as Datastore
@@ -77,7 +79,7 @@ function eventHandler(
   name: string,
   attribute: string | null,
 ): Handler {
-  return function (this: Written, event?: unknown): unknown {
+  const handler: Handler = function (this: Written, event?: unknown): unknown {
     const body = ({ rt, cls, bridge }: RunContext): unknown => {
       const code = eventCode(cls.definition.orda, name, attribute)
       if (code === undefined) return undefined
@@ -87,6 +89,22 @@ function eventHandler(
     }
     return runner.run(c, where, body, datastoreOf(this))
   }
+  // The same in steps, which core runs in a save's slices: an event that loops holds no one.
+  handler.steps = function (this: Written, event?: unknown) {
+    return runner.stepsOf(
+      c,
+      where,
+      ({ cls, bridge }) => ({
+        code: eventCode(cls.definition.orda, name, attribute)!,
+        self: bridge.toFourD(this),
+        params: [bridge.toFourD(event)],
+      }),
+      ({ bridge }, result) => bridge.fromFourD(result),
+      (e) => e,
+      datastoreOf(this),
+    )
+  }
+  return handler
 }
 
 /** `Class constructor` of the Entity class, run on a new entity (no parameter, as in 4D). */

@@ -29,7 +29,7 @@ import { FourDError } from '../runtime/errors/fourd-error.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
 import { running } from '../runtime/context/running.js'
 import { enterCall, leaveCall, THROUGH_CORE } from '../runtime/ops/call-depth.js'
-import { slice, slicesLeft, type SlicedCall } from './sliced-call.js'
+import { slice, slicesLeft, step, type SlicedCall } from './sliced-call.js'
 import { limitsOf, withLimits, type CodeLimits } from '../runtime/values/limits.js'
 import { markShared } from '../runtime/values/shared.js'
 import { newObject } from '../runtime/values/kinds.js'
@@ -224,7 +224,9 @@ export class ProjectRunner {
       context = cx
       kept = this.#kept
       const clock = cx.rt.clock
-      call = { rt: cx.rt, g, clock, budget: currentBudget(), own: 0 }
+      const budget = currentBudget()
+      const deadline = budget?.deadline ?? Infinity
+      call = { rt: cx.rt, g, clock, budget, own: 0, left: 0, deadline }
       const r = slice(call)
       return r.done ? { done: true, value: result(cx, r.value) } : r
     })
@@ -241,6 +243,64 @@ export class ProjectRunner {
       (value) => result(context!, value),
       (e) => (FourDError.is(e) ? errorStack(e, where, c.file) : e),
     )
+  }
+
+  /**
+   * The function `target` names as work that core drives in steps (its `Work`, a `restrict` or
+   * an event core runs in a read's slices): each `next()` runs the function's generator to its
+   * next stop, as `run` runs code (the running context of the request at that moment, the
+   * project's bounds), under the budget current then, which core gives each slice; its value
+   * goes to `result`, a 4D error it throws to `failed` first. Undefined when the function has no
+   * steps: core then calls the plain one.
+   */
+  stepsOf<R>(
+    c: ProjectClass,
+    where: string,
+    target: (cx: RunContext) => SlicedTarget,
+    result: (cx: RunContext, value: unknown) => R,
+    failed: (error: unknown) => unknown,
+    datastore?: Datastore,
+  ): Generator<void, R, void> | undefined {
+    const probe = this.run(c, where, (cx) => target(cx), datastore)
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a class may lack it
+    if (probe.code?.hasSteps !== true) return undefined
+    return this.#steps(c, where, target, result, failed, datastore)
+  }
+
+  *#steps<R>(
+    c: ProjectClass,
+    where: string,
+    target: (cx: RunContext) => SlicedTarget,
+    result: (cx: RunContext, value: unknown) => R,
+    failed: (error: unknown) => unknown,
+    datastore: Datastore | undefined,
+  ): Generator<void, R, void> {
+    let call: { rt: Runtime; g: Generator<void, unknown, void>; own: number } | undefined
+    for (;;) {
+      const r = this.run(
+        c,
+        where,
+        (cx) => {
+          try {
+            if (call === undefined) {
+              const { code, self, params } = target(cx)
+              call = { rt: cx.rt, g: code.steps(cx.rt, self, params)!, own: 0 }
+            } else {
+              // The budget of this slice (core gives each the time the last one left).
+              const budget = currentBudget()
+              if (budget !== undefined) call.rt.useBudget(budget)
+            }
+            const n = step(call)
+            return n.done === true ? { done: true as const, value: result(cx, n.value) } : n
+          } catch (e) {
+            throw failed(e)
+          }
+        },
+        datastore,
+      )
+      if (r.done === true) return r.value
+      yield
+    }
   }
 
   run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {

@@ -33,12 +33,14 @@ export function restrictCode(
   )
   if (!declared) return undefined
   const where = `${c.name}.event restrict`
-  return function (this) {
+  const codeOf = (cls: RunContext['cls']) =>
+    cls.definition.orda.find(
+      (m) => m.kind === 'event' && m.attribute === null && m.name.toLowerCase() === 'restrict',
+    )?.fn
+  const restrict: Restrict & { steps?: Restrict['steps'] } = function (this) {
     // What core takes: a selection restricts, anything else does not (orda/restrict/restrict.ts).
     const body = ({ rt, cls, bridge }: RunContext): ReturnType<Restrict> => {
-      const code = cls.definition.orda.find(
-        (m) => m.kind === 'event' && m.attribute === null && m.name.toLowerCase() === 'restrict',
-      )?.fn
+      const code = codeOf(cls)
       if (code === undefined) return undefined
       try {
         return bridge.fromFourD(rt.invoke(code, bridge.toFourD(this), [])) as ReturnType<Restrict>
@@ -48,6 +50,19 @@ export function restrictCode(
     }
     return runner.run(c, where, body, this.datastore as unknown as Datastore)
   }
+  // The same in steps, which core runs in a read's slices: a restrict that loops holds no one.
+  restrict.steps = function (this) {
+    const ds = this.datastore as unknown as Datastore
+    return runner.stepsOf<ReturnType<Restrict>>(
+      c,
+      where,
+      ({ cls, bridge }) => ({ code: codeOf(cls)!, self: bridge.toFourD(this), params: [] }),
+      ({ bridge }, value) => bridge.fromFourD(value) as ReturnType<Restrict>,
+      (e) => refusedRead(e) ?? e,
+      ds,
+    )
+  }
+  return restrict
 }
 
 /** Core's refusal behind a 4D error (a read the view may not make), which core closes on. */

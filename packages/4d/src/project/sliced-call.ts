@@ -26,35 +26,54 @@ export interface SlicedCall {
   readonly rt: Runtime
   readonly g: Generator<void, unknown, void>
   readonly clock: Clock
-  /** The request's budget, current again around each slice. */
+  /** The request's budget, for its first slice; each later one gets the time it left (`left`). */
   readonly budget: QueryBudget | undefined
   /** The levels of calls its code holds while it waits. */
   own: number
+  /** The budget's time left when the last slice ended: the turns it waits are not counted. */
+  left: number
+  /** The deadline of the running slice's budget. */
+  deadline: number
 }
 
 type Sliced = { readonly done: true; readonly value: unknown } | { readonly done: false }
 
-/** One slice of `call`, run where its context is current (the caller sets the rest). */
-export function slice(call: SlicedCall): Sliced {
+/**
+ * One step of `call` (up to its generator's next stop), the levels of calls its code holds
+ * counted while it runs and taken out after, where its context is current (the caller sets the
+ * rest).
+ */
+export function step(call: Pick<SlicedCall, 'rt' | 'g' | 'own'>): IteratorResult<void, unknown> {
   const base = callDepth()
   setCallDepth(base + call.own)
-  const until = call.clock.now() + SLICE_MS
   try {
-    for (;;) {
-      const r = call.rt.run(() => call.g.next())
-      if (r.done === true) return { done: true, value: r.value }
-      if (call.clock.now() >= until) return { done: false }
-    }
+    return call.rt.run(() => call.g.next())
   } finally {
     call.own = callDepth() - base
     setCallDepth(base)
   }
 }
 
+/** One slice of `call`: steps for SLICE_MS, where its context is current (the caller sets the rest). */
+export function slice(call: SlicedCall): Sliced {
+  const until = call.clock.now() + SLICE_MS
+  try {
+    for (;;) {
+      const r = step(call)
+      if (r.done === true) return { done: true, value: r.value }
+      if (call.clock.now() >= until) return { done: false }
+    }
+  } finally {
+    call.left = call.deadline - call.clock.now()
+  }
+}
+
 /**
  * The rest of `call` (its first slice ran, and did not end it), one slice a turn, each run by
- * `within` (the project's bounds, the runner's context) under the request's budget; `end` makes
- * the answer of its value, `failed` the error of what it threw.
+ * `within` (the project's bounds, the runner's context) under what is left of the request's
+ * budget, counted from the slice's start: the turns the call waits between its slices are not
+ * its time, as a read's in slices are not (core's budget.ts). `end` makes the answer of its
+ * value, `failed` the error of what it threw.
  */
 export function slicesLeft(
   call: SlicedCall,
@@ -65,13 +84,23 @@ export function slicesLeft(
   return new Promise((resolve, reject) => {
     const next = (): void => {
       try {
-        const r = withQueryBudget(call.budget, () => within(() => slice(call)))
+        const budget = budgetLeft(call)
+        if (budget !== undefined) call.rt.useBudget(budget)
+        const r = withQueryBudget(budget, () => within(() => slice(call)))
         if (!r.done) return void setImmediate(next)
-        resolve(withQueryBudget(call.budget, () => within(() => end(r.value))))
+        resolve(withQueryBudget(budget, () => within(() => end(r.value))))
       } catch (error) {
         reject(failed(error))
       }
     }
     setImmediate(next)
   })
+}
+
+// The request's budget from now on: what its last slice left of it.
+function budgetLeft(call: SlicedCall): QueryBudget | undefined {
+  const budget = call.budget
+  if (budget === undefined) return undefined
+  call.deadline = call.clock.now() + call.left
+  return { deadline: call.deadline, clock: call.clock, ms: budget.ms }
 }

@@ -69,6 +69,11 @@ export class FourDFunction implements MemberHost {
     return steps(rt, self, args, this.context)
   }
 
+  /** Whether the function runs as steps too (`steps`): code compiled from 4D. */
+  get hasSteps(): boolean {
+    return this.#buildSteps !== undefined
+  }
+
   /** Runs the function with `This` = `self`. */
   invoke(rt: Runtime, self: unknown, args: unknown[]): unknown {
     const impl = (this.#impl ??= this.#build!())

@@ -40,6 +40,7 @@ import type { FileHost } from './file-host.js'
 import { FourDFunction, type FunctionImpl } from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
 import { interprocessRead, processRead, useOps } from './outside-state.js'
+import { literalOps } from './literal-ops.js'
 import { charRefOps } from '../ops/char-refs.js'
 import { MethodRegistry } from './methods.js'
 import { keptPointer, type Pointer } from '../pointers/pointer.js'
@@ -95,8 +96,9 @@ export interface RuntimeOptions {
   readonly compileFormula?: FormulaCompiler
 }
 
-// The operators, character references and the bounds of `Use` (outside-state.ts).
-type Operators = typeof operators & typeof charRefOps & typeof useOps
+// The operators, character references, the bounds of `Use` (outside-state.ts) and the values the
+// compiler cannot write as literals (literal-ops.ts).
+type Operators = typeof operators & typeof charRefOps & typeof useOps & typeof literalOps
 
 // The session singletons of each session object.
 const sessionSingletons = new WeakMap<object, Map<ClassObject, object>>()
@@ -108,7 +110,7 @@ export interface Runtime extends Operators {}
 export class Runtime {
   /** Ticks left before the clock is read (budget.ts); Infinity without a budget. */
   ticks: number
-  readonly budget: CodeBudget | undefined
+  #budget: CodeBudget | undefined
   readonly clock: Clock
   readonly cs: ClassStore
   readonly fourD: BuiltinClassStore
@@ -145,7 +147,7 @@ export class Runtime {
   readonly #interprocess: Map<string, unknown>
 
   constructor(options: RuntimeOptions = {}) {
-    this.budget = options.budget
+    this.#budget = options.budget
     this.ticks = options.budget === undefined ? Infinity : TICKS_BETWEEN_READS
     this.clock = options.clock ?? options.budget?.clock ?? systemClock
     this.cs = options.classes ?? new ClassStore()
@@ -194,9 +196,23 @@ export class Runtime {
 
   // ---- Budget ----
 
+  /** The time the code may run, when bounded. */
+  get budget(): CodeBudget | undefined {
+    return this.#budget
+  }
+
+  /**
+   * Bounds the code from now on by `budget`: a call run in slices gets, at each slice, what its
+   * last one left of its request's budget (project/sliced-call.ts), not the turns it waited.
+   */
+  useBudget(budget: CodeBudget): void {
+    this.#budget = budget
+    this.ticks = Math.min(this.ticks, TICKS_BETWEEN_READS)
+  }
+
   /** Called when `ticks` runs out: reads the clock, and stops the code past the deadline. */
   tick(): void {
-    const budget = this.budget
+    const budget = this.#budget
     if (budget === undefined) {
       this.ticks = Infinity
       return
@@ -352,28 +368,6 @@ export class Runtime {
     for (let i = from - 1; i < args.length; i++) args[i] = assignTo(type, args[i])
   }
 
-  // ---- Values the compiler cannot write as literals ----
-
-  dateOf(year: number, month: number, day: number): DateValue {
-    return year === 0 && month === 0 && day === 0 ? DateValue.NULL : DateValue.of(year, month, day)
-  }
-
-  timeOf(seconds: number): TimeValue {
-    return TimeValue.of(seconds)
-  }
-
-  /** A bound of `For`: a number (a Time as its seconds), evaluated once when the loop starts. */
-  forBound(v: unknown): number {
-    if (typeof v === 'number') return v
-    if (v instanceof TimeValue) return v.seconds
-    return raise('IncompatibleTypes', { left: 'For', operator: ':=', right: typeName(v) })
-  }
-
-  /** `For each`'s passes. */
-  iterate(source: unknown, begin?: unknown, end?: unknown): Iteration {
-    return iterate(source, begin, end)
-  }
-
   // ---- Errors ----
 
   /** A statement that did not parse, reached. */
@@ -497,4 +491,4 @@ export class Runtime {
   }
 }
 
-Object.assign(Runtime.prototype, operators, charRefOps, useOps)
+Object.assign(Runtime.prototype, operators, charRefOps, useOps, literalOps)

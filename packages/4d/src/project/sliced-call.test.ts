@@ -1,0 +1,57 @@
+/**
+ * A call in slices counts the time of its slices against its request's budget, not the turns it
+ * waits between them (issue 78): a call beside busy clients must not be stopped sooner than alone.
+ */
+import { currentBudget, withQueryBudget, type Clock } from '@entistore/core'
+import { describe, expect, it } from 'vitest'
+import type { Runtime } from '../runtime/context/runtime.js'
+import type { CodeBudget } from '../runtime/context/budget.js'
+import { slice, slicesLeft, type SlicedCall } from './sliced-call.js'
+
+describe('a call in slices', () => {
+  it('is given, at each slice, what its last slice left of the budget', async () => {
+    // A clock 1 ms later at each reading, and 1 s later between two slices (turns spent waiting).
+    let t = 0
+    const clock: Clock = { now: () => ++t }
+    const left: number[] = []
+    const given: CodeBudget[] = []
+    function* code(): Generator<void, string, void> {
+      for (let i = 0; i < 40; i++) {
+        left.push(currentBudget()!.deadline - t)
+        yield
+      }
+      return 'done'
+    }
+    const rt = { run: <T>(fn: () => T): T => fn(), useBudget: (b: CodeBudget) => given.push(b) }
+    const budget = { deadline: clock.now() + 200, clock, ms: 200 }
+    const call: SlicedCall = {
+      rt: rt as unknown as Runtime,
+      g: code(),
+      clock,
+      budget,
+      own: 0,
+      left: 0,
+      deadline: budget.deadline,
+    }
+    const first = withQueryBudget(budget, () => slice(call))
+    expect(first.done).toBe(false)
+    const waiting = <T>(fn: () => T): T => {
+      const r = fn()
+      t += 1_000
+      return r
+    }
+    const value = await slicesLeft(
+      call,
+      waiting,
+      (v) => v,
+      (e) => e,
+    )
+    expect(value).toBe('done')
+    // 40 steps of a few readings each, over many slices and 1 s waits: never past the budget.
+    expect(given.length).toBeGreaterThan(5)
+    expect(Math.min(...left)).toBeGreaterThan(0)
+    for (let i = 1; i < left.length; i++) expect(left[i]).toBeLessThanOrEqual(left[i - 1]!)
+    // Each slice's budget for the 4D code (its `ticks`) is the one core's work sees.
+    expect(given.at(-1)!.deadline - given.at(-1)!.clock.now()).toBeLessThan(200)
+  })
+})
