@@ -24,6 +24,10 @@ export const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.m
 export const FUNCTIONS = fileURLToPath(new URL('test-projects/docs-functions', import.meta.url))
 /** Issue 78's attacks on 4D code: functions that recurse, grow, loop, walk links, backtrack. */
 export const HOSTILE = fileURLToPath(new URL('test-projects/hostile', import.meta.url))
+/** The same through the code core runs on its own: a restrict and an entity event that loop. */
+export const HOSTILE_EVENTS = fileURLToPath(
+  new URL('test-projects/hostile-events', import.meta.url),
+)
 
 /** A clock one millisecond later at each reading: budgets count readings, not time. */
 export class TickingClock implements Clock {
@@ -136,4 +140,24 @@ export function projectCopy(from: string, files: Readonly<Record<string, string>
     writeFileSync(join(dir, path), text)
   }
   return dir
+}
+
+/**
+ * A heavy request, then a light one sent `turns` turns of the event loop later (`setImmediate`),
+ * each reply, and the order they were answered in. A server that runs the heavy one in one piece
+ * runs no turn until it ends, so the light one is sent, and answered, after it; one that runs it
+ * in slices, a slice a turn, answers the light one first when the heavy one needs more slices.
+ * Counted in turns, not in milliseconds: the same on a busy machine.
+ */
+export async function answeredBeside(
+  heavy: () => Promise<Reply>,
+  light: () => Promise<Reply>,
+  turns = 2,
+): Promise<{ order: string[]; heavy: Reply; light: Reply }> {
+  const order: string[] = []
+  const long = heavy().then((r) => (order.push('heavy'), r))
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve))
+  const short = light().then((r) => (order.push('light'), r))
+  const [h, l] = await Promise.all([long, short])
+  return { order, heavy: h, light: l }
 }

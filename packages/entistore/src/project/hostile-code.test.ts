@@ -6,7 +6,14 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { HOSTILE, projectCopy, served, type Client, type Json } from './four-d-rest.fixture.js'
+import {
+  answeredBeside,
+  HOSTILE,
+  projectCopy,
+  served,
+  type Client,
+  type Json,
+} from './four-d-rest.fixture.js'
 
 const EMPLOYEES = 2_000
 
@@ -103,17 +110,12 @@ describe('a guest attacking a project’s 4D code', () => {
     ['an aggregate', 'Employee?$compute=sum&$attributes=slow', (j: unknown) => j === GETTER_SUM],
   ] as const)
     it(`answers a read by key beside ${what} whose getter loops at every row`, async () => {
-      const order: string[] = []
-      const heavy = guest.get(path).then((r) => {
-        order.push('heavy')
-        return r
-      })
-      const byKey = other.get('Employee(3)').then((r) => {
-        order.push('key')
-        return r
-      })
-      const [read, one] = await Promise.all([heavy, byKey])
-      expect(order).toEqual(['key', 'heavy'])
+      const beside = await answeredBeside(
+        () => guest.get(path),
+        () => other.get('Employee(3)'),
+      )
+      const [read, one] = [beside.heavy, beside.light]
+      expect(beside.order).toEqual(['light', 'heavy'])
       expect(one.json.lastname).toBe('Last3')
       expect(read.status).toBe(200)
       expect(check(read.json), JSON.stringify(read.json)).toBe(true)
@@ -125,17 +127,12 @@ describe('a guest attacking a project’s 4D code', () => {
     ['a loop of 30 million passes', 'count', [30_000_000], { status: 200, code: undefined }],
   ] as const)
     it(`answers a read by key beside ${what}, which ends as it would alone`, async () => {
-      const order: string[] = []
-      const long = guest.post(`$catalog/${fn}`, [...args]).then((r) => {
-        order.push('long')
-        return r
-      })
-      const byKey = other.get('Employee(5)').then((r) => {
-        order.push('key')
-        return r
-      })
-      const [ended, one] = await Promise.all([long, byKey])
-      expect(order).toEqual(['key', 'long'])
+      const beside = await answeredBeside(
+        () => guest.post(`$catalog/${fn}`, [...args]),
+        () => other.get('Employee(5)'),
+      )
+      const [ended, one] = [beside.heavy, beside.light]
+      expect(beside.order).toEqual(['light', 'heavy'])
       expect(one.json.lastname).toBe('Last5')
       expect(ended.status).toBe(answer.status)
       if (answer.code !== undefined) expect(errCodes(ended.json)[0]).toBe(answer.code)

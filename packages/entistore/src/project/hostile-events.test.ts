@@ -1,0 +1,135 @@
+/**
+ * Issue 78's attacks through the code core runs on its own, over REST: Item's restrict and its
+ * `saving` and `dropping` events loop as long as `Storage` says. A read by key of another dataclass, sent after
+ * the heavy request, is answered first; an endless one ends with the budget's 9410, and the
+ * server serves on, right.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  answeredBeside,
+  HOSTILE_EVENTS,
+  projectCopy,
+  served,
+  type Client,
+  type Reply,
+} from './four-d-rest.fixture.js'
+
+const ITEMS = 50
+
+const errCodes = (json: Record<string, any>): number[] =>
+  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
+
+describe('a guest meeting a restrict and an event that loop', () => {
+  let guest: Client
+  let other: Client
+
+  beforeAll(async () => {
+    const serve = await served(projectCopy(HOSTILE_EVENTS, {}), { queryBudgetMs: 2_000 })
+    guest = serve.client()
+    other = serve.client()
+    expect((await guest.post('$catalog/seed', [ITEMS])).json.result).toBe(ITEMS)
+  })
+
+  // The heavy request and a read by key of Lot sent after it started: the order answered, both replies.
+  async function beside(heavy: () => Promise<Reply>): Promise<[string[], Reply, Reply]> {
+    const r = await answeredBeside(heavy, () => other.get('Lot(3)'))
+    return [r.order.map((o) => (o === 'light' ? 'key' : o)), r.heavy, r.light]
+  }
+
+  it('answers a read by key beside a read whose restrict loops long, which ends as alone', async () => {
+    await guest.post('$catalog/passes', [10_000_000, 0])
+    const [order, read, one] = await beside(() => guest.get('Item?$top=1'))
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(read.status).toBe(200)
+    expect(read.json.__COUNT).toBe(ITEMS)
+  })
+
+  it('answers a read by key beside a restrict that never ends, which the budget ends', async () => {
+    await guest.post('$catalog/passes', [-1, 0])
+    const [order, read, one] = await beside(() => guest.get('Item(4)'))
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(errCodes(read.json)[0]).toBe(9410)
+    await guest.post('$catalog/passes', [0, 0])
+    expect((await other.get('Item(4)')).json.name).toBe('Item4.')
+  })
+
+  const save = (values: Record<string, unknown>): Promise<Reply> =>
+    guest.post('Item?$method=update', values)
+
+  it('answers a read by key beside a save whose saving event loops long, which saves', async () => {
+    await guest.post('$catalog/passes', [0, 10_000_000])
+    const [order, saved, one] = await beside(() => save({ name: 'Slow', size: 7 }))
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(saved.status).toBe(200)
+    expect(saved.json.name).toBe('Slow.')
+    expect((await other.get(`Item(${saved.json.__KEY})`)).json.size).toBe(7)
+  })
+
+  it('answers a read by key beside a saving event that never ends: 9410, nothing saved', async () => {
+    await guest.post('$catalog/passes', [0, -1])
+    const before = (await other.get('Item?$top=1')).json.__COUNT
+    const [order, refused, one] = await beside(() => save({ __KEY: 6, name: 'Never' }))
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(errCodes(refused.json)[0]).toBe(9410)
+    await guest.post('$catalog/passes', [0, 0])
+    expect((await other.get('Item(6)')).json.name).toBe('Item6.')
+    expect((await other.get('Item?$top=1')).json.__COUNT).toBe(before)
+  })
+
+  it('refuses, by its stamp, one of two saves of an entity whose events ran side by side', async () => {
+    await guest.post('$catalog/passes', [0, 10_000_000])
+    const stamp = (await other.get('Item(8)')).json.__STAMP
+    const { heavy, light } = await answeredBeside(
+      () => save({ __KEY: 8, __STAMP: stamp, size: 801 }),
+      () => other.post('Item?$method=update', { __KEY: 8, __STAMP: stamp, size: 802 }),
+    )
+    await guest.post('$catalog/passes', [0, 0])
+    const statuses = [heavy.status, light.status].sort()
+    expect(statuses).toEqual([200, 409])
+    const refused = heavy.status === 409 ? heavy : light
+    expect(errCodes(refused.json)).toContain(1263)
+    const kept = (await other.get('Item(8)')).json
+    expect(kept.size).toBe(heavy.status === 200 ? 801 : 802)
+    expect(kept.__STAMP).toBe(stamp + 1)
+  })
+
+  it('answers a read by key beside an update and a drop whose restrict loops long', async () => {
+    await guest.post('$catalog/passes', [10_000_000, 0])
+    const updated = await beside(() => save({ __KEY: 12, size: 1200 }))
+    expect(updated[0]).toEqual(['key', 'heavy'])
+    expect(updated[1].json.size).toBe(1200)
+    await guest.post('$catalog/passes', [10_000_001, 0])
+    const dropped = await beside(() => guest.post('Item(13)?$method=delete', {}))
+    expect(dropped[0]).toEqual(['key', 'heavy'])
+    expect(dropped[1].json).toEqual({ ok: true })
+    await guest.post('$catalog/passes', [0, 0])
+  })
+
+  it('answers a read by key beside a drop whose dropping event loops long, which drops', async () => {
+    await guest.post('$catalog/passes', [0, 10_000_000])
+    const [order, dropped, one] = await beside(() => guest.post('Item(10)?$method=delete', {}))
+    await guest.post('$catalog/passes', [0, 0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(dropped.json).toEqual({ ok: true })
+    expect((await other.get('Item(10)')).status).toBe(404)
+  })
+
+  it('saves an array an item a slice, each with its events', async () => {
+    await guest.post('$catalog/passes', [0, 5_000_000])
+    const [order, saved] = await beside(() =>
+      guest.post('Item?$method=update', [{ name: 'A' }, { name: 'B' }, { __KEY: 2, size: 200 }]),
+    )
+    expect(order).toEqual(['key', 'heavy'])
+    expect(saved.json.__ENTITIES.map((e: { name: string }) => e.name)).toEqual([
+      'A.',
+      'B.',
+      'Item2..',
+    ])
+    await guest.post('$catalog/passes', [0, 0])
+  })
+})

@@ -1,0 +1,24 @@
+Class extends DataStoreImplementation
+
+// Items and lots to read.
+exposed Function seed($count : Integer) : Integer
+	var $i : Integer
+	var $item : cs.ItemEntity
+	var $lot : cs.LotEntity
+	For ($i; 1; $count)
+		$item:=ds.Item.new()
+		$item.name:="Item"+String($i)
+		$item.size:=$i
+		$item.save()
+		$lot:=ds.Lot.new()
+		$lot.name:="Lot"+String($i)
+		$lot.save()
+	End for
+	return ds.Item.all().length
+
+// How many passes Item's restrict, and its saving and dropping events, loop (-1: without end).
+exposed Function passes($restrict : Integer; $saving : Integer)
+	Use (Storage)
+		Storage.restrictPasses:=$restrict
+		Storage.savingPasses:=$saving
+	End use
