@@ -32,6 +32,8 @@ describe('entistore serve under a guest’s attacks on its 4D code', () => {
       order.push('spin')
       return { status: r.status, body: await r.text() }
     })
+    // Sent once the loop runs: a server running it in one piece would answer them after it.
+    await new Promise((resolve) => setTimeout(resolve, 200))
     const byKey = fetch(`${s.url}/rest/Employee(2)`).then(async (r) => {
       order.push('key')
       return (await r.json()) as { lastname: string }
