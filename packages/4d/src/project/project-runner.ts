@@ -262,7 +262,6 @@ export class ProjectRunner {
     datastore?: Datastore,
   ): Generator<void, R, void> | undefined {
     const probe = this.run(c, where, (cx) => target(cx), datastore)
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a class may lack it
     if (probe.code?.hasSteps !== true) return undefined
     return this.#steps(c, where, target, result, failed, datastore)
   }

@@ -17,6 +17,7 @@ import {
   committedVersion,
   datastoreError,
   fail,
+  finishWork,
   saveInSteps,
   workInTurns,
   type Work,
@@ -97,29 +98,16 @@ function* updateSteps(
 }
 
 /**
- * One item saved in a transaction of its own, as `saveOne` with `applyWhole`, its entity events
- * before the write in steps (core's `saveSteps`): another write of the entity meanwhile refuses
- * this one by its stamp, as any optimistic save is refused.
+ * One item saved in a transaction of its own, as `applyWhole` saves it, its restrict and entity
+ * events before the write in steps (core's `saveInSteps`): another write of the entity meanwhile
+ * refuses this one by its stamp, as any optimistic save is refused.
  */
-function* saveOneSteps(
-  req: UpdateRequest,
-  raw: Record<string, unknown>,
-  index: number,
-): Work<Outcome> {
-  const { dc } = req
-  let item: Partial<WriteItem> = { index }
-  try {
-    const read = readWriteItem(dc, raw, index, req.perms)
-    item = read
-    const values = withUploads(dc, read.values, req.uploads)
-    const check = read.key === undefined ? undefined : { stamp: read.stamp }
-    const write = yield* saveInSteps(dc, read.key, values, check)
-    return { ok: true, saved: whole(req, write) }
-  } catch (error) {
-    if (!isReported(error)) throw error
-    return { ok: false, error, item }
-  }
-}
+const saveOneSteps = (req: UpdateRequest, raw: Record<string, unknown>, index: number) =>
+  itemSteps(req, raw, index, function* (item) {
+    const values = withUploads(req.dc, item.values, req.uploads)
+    const check = item.key === undefined ? undefined : { stamp: item.stamp }
+    return whole(req, yield* saveInSteps(req.dc, item.key, values, check))
+  })
 
 /** Saves one item in a transaction of its own: `save` (for good: `apply`) gives the outcome. */
 function saveOne<T>(
@@ -128,12 +116,26 @@ function saveOne<T>(
   index: number,
   save: (req: UpdateRequest, item: WriteItem) => T,
 ): Outcome<T> {
-  const { dc } = req
+  // The plain save, as work with no stop.
+  return finishWork(
+    itemSteps(req, raw, index, function* (item) {
+      return save(req, item)
+    }),
+  )
+}
+
+// The item read from its object, then `save`d: its outcome, a reported error as a refusal.
+function* itemSteps<T>(
+  req: UpdateRequest,
+  raw: Record<string, unknown>,
+  index: number,
+  save: (item: WriteItem) => Work<T>,
+): Work<Outcome<T>> {
   let item: Partial<WriteItem> = { index }
   try {
-    const read = readWriteItem(dc, raw, index, req.perms)
+    const read = readWriteItem(req.dc, raw, index, req.perms)
     item = read
-    return { ok: true, saved: save(req, read) }
+    return { ok: true, saved: yield* save(read) }
   } catch (error) {
     if (!isReported(error)) throw error
     return { ok: false, error, item }
