@@ -112,24 +112,6 @@ export function attributeToFourD(world: World, attr: AttributeDef, raw: unknown)
   return toFourD(world, raw)
 }
 
-/**
- * How the values of `attr` convert, as attributeToFourD converts them, its common cases chosen
- * once (a site's reader, entity-handle.ts): a storage attribute that is not a date, a relation.
- */
-export function attributeConverter(attr: AttributeDef): (world: World, raw: unknown) => unknown {
-  if (attr.kind === 'storage' && attr.type !== 'date') {
-    const type = attr.type
-    return (world, raw) =>
-      typeof raw === 'object' && raw !== null ? toFourD(world, raw, type) : raw
-  }
-  if (attr.kind === 'relatedEntity')
-    return (world, raw) =>
-      raw instanceof Entity
-        ? new EntityHandle(world, raw, null)
-        : attributeToFourD(world, attr, raw)
-  return (world, raw) => attributeToFourD(world, attr, raw)
-}
-
 /** A selection's projection through `attr` (`$sel.attr`), as 4D code sees it. */
 export function projectionToFourD(world: World, attr: AttributeDef, raw: unknown): unknown {
   if (!Array.isArray(raw)) return toFourD(world, raw)

@@ -28,8 +28,6 @@ export interface World {
   fromFourD(value: unknown, pending?: boolean): unknown
   /** The value core reads for the attribute `attr`, as 4D code sees it. */
   attributeToFourD(attr: AttributeDef, raw: unknown): unknown
-  /** How the values of `attr` convert, chosen once (an attribute's reader at a call site). */
-  attributeConverter(attr: AttributeDef): (world: World, raw: unknown) => unknown
   /** A selection's projection through `attr` (`$sel.attr`), as 4D code sees it. */
   projectionToFourD(attr: AttributeDef, raw: unknown): unknown
   /** An object of core's `toObject`/`toCollection` of dataclass `dc`, as 4D code sees it. */

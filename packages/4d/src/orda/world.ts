@@ -8,7 +8,6 @@ import type { AttributeDef, DataClass, Datastore, WebSession } from '@entistore/
 import type { ClassObject } from '../runtime/context/class-object.js'
 import { builtinClasses, ORDA_KINDS } from './builtin-classes.js'
 import {
-  attributeConverter,
   attributeToFourD,
   fromFourD,
   projectionToFourD,
@@ -85,11 +84,6 @@ export class OrdaWorld implements World {
 
   attributeToFourD(attr: AttributeDef, raw: unknown): unknown {
     return attributeToFourD(this, attr, raw)
-  }
-
-  /** How the values of `attr` convert, chosen once (an attribute's reader at a call site). */
-  attributeConverter(attr: AttributeDef): (world: World, raw: unknown) => unknown {
-    return attributeConverter(attr)
   }
 
   projectionToFourD(attr: AttributeDef, raw: unknown): unknown {

@@ -7,7 +7,7 @@
  * 4D object. An attribute computed by the class (`Function get`) that core does not compute runs
  * the class's code, after core has checked that the session may read the attribute.
  */
-import { readAttribute } from '@entistore/core'
+import { Entity as CoreEntity, readAttribute } from '@entistore/core'
 import type {
   AttributeDef,
   DataClass,
@@ -24,7 +24,7 @@ import {
   TO_JSON,
   type MemberReader,
 } from '../../runtime/values/host.js'
-import { classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
+import { classNameOf, classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
 import type { World } from '../world-shape.js'
@@ -87,7 +87,7 @@ export class EntityHandle extends OrdaHandle {
   }
 
   protected get className(): string {
-    return `${this.dataClass.name}Entity`
+    return classNameOf(this.dataClass, 'Entity')
   }
 
   /** The entity as core takes it (a relation's value, a function's result): saved, or the draft. */
@@ -170,16 +170,59 @@ const readers = new WeakMap<AttributeDef, MemberReader>()
 function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
   let reader = readers.get(attr)
   if (reader === undefined) {
-    // The converter is the world's (convert.ts imports this file: asked through it, no circle).
-    let convert: ((world: World, raw: unknown) => unknown) | undefined
-    reader = (target) => {
-      if (!(target instanceof EntityHandle) || target.draft !== null) return MISS
-      const entity = target.entity!
-      if (entity.dataClass.def !== def) return MISS
-      convert ??= target.world.attributeConverter(attr)
-      return convert(target.world, readSaved(entity, attr))
-    }
+    reader =
+      attr.kind === 'storage' && attr.type !== 'date'
+        ? storageReader(def, attr, attr.type)
+        : attr.kind === 'relatedEntity'
+          ? relationReader(def, attr)
+          : otherReader(def, attr)
     readers.set(attr, reader)
   }
   return reader
+}
+
+// Each kind of reader is a function of its own, its conversion written in it (as
+// attributeToFourD converts): one reader's code read numbers, texts and relations alike, and V8,
+// which keeps what a function's code met for all its closures, found every read of it
+// polymorphic (the 4d-language bench's For each, 1.5× → 1.3× TypeScript in one process).
+
+/** The saved entity of `def` that `target` is, or undefined (another object, a change pending). */
+function savedOf(target: unknown, def: DataClassDef): Entity | undefined {
+  if (!(target instanceof EntityHandle) || target.draft !== null) return undefined
+  const entity = target.entity!
+  return entity.dataClass.def === def ? entity : undefined
+}
+
+// A storage attribute that is not a date: a scalar as it is, an object converted.
+function storageReader(def: DataClassDef, attr: AttributeDef, type: string): MemberReader {
+  return (target) => {
+    const entity = savedOf(target, def)
+    if (entity === undefined) return MISS
+    const raw = readSaved(entity, attr)
+    return typeof raw === 'object' && raw !== null
+      ? (target as EntityHandle).world.toFourD(raw, type)
+      : raw
+  }
+}
+
+// A related entity: a new handle at each read (as toFourD makes one), or attributeToFourD's value
+// of the rest (Null, a draft's relation set by key).
+function relationReader(def: DataClassDef, attr: AttributeDef): MemberReader {
+  return (target) => {
+    const entity = savedOf(target, def)
+    if (entity === undefined) return MISS
+    const raw = readSaved(entity, attr)
+    const world = (target as EntityHandle).world
+    return raw instanceof CoreEntity
+      ? new EntityHandle(world, raw, null)
+      : world.attributeToFourD(attr, raw)
+  }
+}
+
+function otherReader(def: DataClassDef, attr: AttributeDef): MemberReader {
+  return (target) => {
+    const entity = savedOf(target, def)
+    if (entity === undefined) return MISS
+    return (target as EntityHandle).world.attributeToFourD(attr, readSaved(entity, attr))
+  }
 }

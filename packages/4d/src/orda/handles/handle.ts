@@ -13,6 +13,18 @@ import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../../run
 import type { OrdaKind } from '../orda-kind.js'
 import type { World } from '../world-shape.js'
 
+// The names of a dataclass's project classes (`EmployeeEntity`), each made once: made at each
+// member call (`$e.save()` at each pass of a loop), the name was a new text that the class store's
+// lookup hashed again (with the chain's walk, class-object.ts, ≈1 µs a call).
+const classNames = new WeakMap<object, Partial<Record<'Entity' | 'Selection', string>>>()
+
+/** The name of the project class of `kind` for the dataclass `dc` (`EmployeeEntity`). */
+export function classNameOf(dc: { readonly name: string }, kind: 'Entity' | 'Selection'): string {
+  let names = classNames.get(dc)
+  if (names === undefined) classNames.set(dc, (names = {}))
+  return (names[kind] ??= `${dc.name}${kind}`)
+}
+
 /** What a lookup answers when the name is not of its kind. */
 export const NONE: unique symbol = Symbol('none') as never
 export type Found = unknown

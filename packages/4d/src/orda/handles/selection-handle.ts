@@ -11,7 +11,7 @@ import { raise } from '../../runtime/errors/fourd-error.js'
 import { GET_INDEX, TO_JSON } from '../../runtime/values/host.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
 import { EntityHandle } from './entity-handle.js'
-import { NONE, OrdaHandle, type Found } from './handle.js'
+import { classNameOf, NONE, OrdaHandle, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import type { World } from '../world-shape.js'
 
@@ -29,7 +29,7 @@ export class SelectionHandle extends OrdaHandle {
   }
 
   protected get className(): string {
-    return `${this.selection.dataClass.name}Selection`
+    return classNameOf(this.selection.dataClass, 'Selection')
   }
 
   core(): EntitySelection {

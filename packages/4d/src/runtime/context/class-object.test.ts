@@ -83,6 +83,18 @@ describe('class objects', () => {
     expect(hooked.get('Employees')!.superclass).toBe(store.get('Base'))
     expect(hooked.get('Other')!.superclass).toBeNull()
   })
+
+  test('a chain that loops ends at the first class met again', () => {
+    const looping = new ClassStore()
+    looping.define(definition('A', { superclass: ['B'] }))
+    looping.define(
+      definition('B', { superclass: ['A'], functions: new Map([['f', fn(() => 'B.f')]]) }),
+    )
+    const a = looping.get('A')!
+    expect([...a.chain()].map((c) => c.name)).toEqual(['A', 'B'])
+    expect(a.findFunction('f')?.invoke(rt, undefined, [])).toBe('B.f')
+    expect(a.findFunction('none')).toBeUndefined()
+  })
 })
 
 describe('computed properties', () => {

@@ -59,6 +59,10 @@ export interface ClassResolver {
   sharedSingletons: Map<ClassObject, object>
 }
 
+// Classes a walk up a chain meets at most: far past any real chain, it ends a chain that loops
+// (classes extending each other) with the answer `chain()`'s walk gives, which stops there.
+const MAX_CHAIN = 256
+
 export class ClassObject implements MemberHost {
   readonly #instanceProto: object
   #superclass: ClassObject | null | undefined
@@ -110,24 +114,27 @@ export class ClassObject implements MemberHost {
   }
 
   findFunction(name: string): FourDFunction | undefined {
-    for (const c of this.chain()) {
-      const fn = c.definition.functions.get(name)
-      if (fn !== undefined) return fn
-    }
-    return undefined
+    return this.#find('functions', name)
   }
 
   findGetter(name: string): FourDFunction | undefined {
-    for (const c of this.chain()) {
-      const fn = c.definition.getters.get(name)
-      if (fn !== undefined) return fn
-    }
-    return undefined
+    return this.#find('getters', name)
   }
 
   findSetter(name: string): FourDFunction | undefined {
-    for (const c of this.chain()) {
-      const fn = c.definition.setters.get(name)
+    return this.#find('setters', name)
+  }
+
+  /**
+   * The first of the chain's `which` named `name`. A plain walk, where `chain()` makes a generator
+   * and a set: each member an object's class is asked for (a getter, then a function: `$e.save()`
+   * at each pass of a loop) walked it, and the two cost more than the lookups. A parent is asked
+   * for only when the walk gets to it (a class's parent may be defined after it is first used).
+   */
+  #find(which: 'functions' | 'getters' | 'setters', name: string): FourDFunction | undefined {
+    let c: ClassObject | null = this
+    for (let n = 0; c !== null && n < MAX_CHAIN; n++, c = c.superclass) {
+      const fn = c.definition[which].get(name)
       if (fn !== undefined) return fn
     }
     return undefined
