@@ -95,7 +95,7 @@ function eventHandler(
       c,
       where,
       ({ cls, bridge }) => ({
-        code: eventCode(cls.definition.orda, name, attribute)!,
+        code: eventCode(cls.definition.orda, name, attribute),
         self: bridge.toFourD(this),
         params: [bridge.toFourD(event)],
       }),

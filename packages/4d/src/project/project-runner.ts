@@ -247,32 +247,19 @@ export class ProjectRunner {
 
   /**
    * The function `target` names as work that core drives in steps (its `Work`, a `restrict` or
-   * an event core runs in a read's slices): each `next()` runs the function's generator to its
-   * next stop, as `run` runs code (the running context of the request at that moment, the
-   * project's bounds), under the budget current then, which core gives each slice; its value
-   * goes to `result`, a 4D error it throws to `failed` first. Undefined when the function has no
-   * steps: core then calls the plain one.
+   * an event core runs in a read's or a save's slices): each `next()` runs the function's
+   * generator to its next stop, as `run` runs code (the running context of the request at that
+   * moment, the project's bounds), under the budget current then, which core gives each slice;
+   * its value goes to `result`, a 4D error it throws to `failed` first. A function without steps
+   * (none in the class, or not 4D code) runs whole in the first step.
    */
-  stepsOf<R>(
+  *stepsOf<R>(
     c: ProjectClass,
     where: string,
-    target: (cx: RunContext) => SlicedTarget,
+    target: (cx: RunContext) => StepsTarget,
     result: (cx: RunContext, value: unknown) => R,
     failed: (error: unknown) => unknown,
     datastore?: Datastore,
-  ): Generator<void, R, void> | undefined {
-    const probe = this.run(c, where, (cx) => target(cx), datastore)
-    if (probe.code?.hasSteps !== true) return undefined
-    return this.#steps(c, where, target, result, failed, datastore)
-  }
-
-  *#steps<R>(
-    c: ProjectClass,
-    where: string,
-    target: (cx: RunContext) => SlicedTarget,
-    result: (cx: RunContext, value: unknown) => R,
-    failed: (error: unknown) => unknown,
-    datastore: Datastore | undefined,
   ): Generator<void, R, void> {
     let call: { rt: Runtime; g: Generator<void, unknown, void>; own: number } | undefined
     for (;;) {
@@ -283,7 +270,12 @@ export class ProjectRunner {
           try {
             if (call === undefined) {
               const { code, self, params } = target(cx)
-              call = { rt: cx.rt, g: code.steps(cx.rt, self, params)!, own: 0 }
+              const g = code?.steps(cx.rt, self, params)
+              if (g === undefined) {
+                const value = code === undefined ? undefined : cx.rt.invoke(code, self, params)
+                return { done: true as const, value: result(cx, value) }
+              }
+              call = { rt: cx.rt, g, own: 0 }
             } else {
               // The budget of this slice (core gives each the time the last one left).
               const budget = currentBudget()
@@ -350,6 +342,9 @@ export interface SlicedTarget {
   readonly self: unknown
   readonly params: unknown[]
 }
+
+/** What `stepsOf` runs: a call in slices's, its function undefined when the class lacks it. */
+type StepsTarget = Omit<SlicedTarget, 'code'> & { readonly code: FourDFunction | undefined }
 
 const contextOf = (c: ProjectClass, running: Running, rt: Runtime): RunContext => ({
   rt,

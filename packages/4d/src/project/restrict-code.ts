@@ -56,7 +56,7 @@ export function restrictCode(
     return runner.stepsOf<ReturnType<Restrict>>(
       c,
       where,
-      ({ cls, bridge }) => ({ code: codeOf(cls)!, self: bridge.toFourD(this), params: [] }),
+      ({ cls, bridge }) => ({ code: codeOf(cls), self: bridge.toFourD(this), params: [] }),
       ({ bridge }, value) => bridge.fromFourD(value) as ReturnType<Restrict>,
       (e) => refusedRead(e) ?? e,
       ds,
