@@ -22,6 +22,7 @@ import { raise } from '../errors/fourd-error.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { withinLimit } from '../values/limits.js'
+import { UNCOUNTED, type Passes } from '../values/passes.js'
 
 /** The element types of the `ARRAY …` commands that run here. */
 export type ArrayType =
@@ -87,11 +88,18 @@ export class FourDArray {
     return CONVERT[this.type](v)
   }
 
-  /** Enlarged with new default elements, or reduced to its first `size` elements. */
-  resize(size: number): void {
+  /**
+   * Enlarged with new default elements, or reduced to its first `size` elements; each element
+   * made (each of a row's) a pass of `rt`'s budget (context/budget.ts).
+   */
+  resize(size: number, rt: Passes = UNCOUNTED): void {
     const n = withinLimit('elements', 'An array', Math.max(0, size))
     if (n < this.size) this.items.length = n + 1
-    while (this.size < n) this.items.push(this.blank())
+    const passes = 1 + (this.columns ?? 0)
+    while (this.size < n) {
+      if ((rt.ticks -= passes) < 0) rt.tick()
+      this.items.push(this.blank())
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 // The Arrays theme (docs/Concepts/arrays.md, docs/commands-legacy/array-*.md and the commands'
 // pages), run through the compiler.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from './run.fixture.js'
+import { FourDArray } from '../arrays/four-d-array.js'
+import { Collection } from '../values/collection.js'
+import { errorOf, run, underBudget } from './run.fixture.js'
 
 describe('ARRAY TEXT, ARRAY LONGINT… and $a{i}', () => {
   it('arrays.md: five names put in, read back in a loop; element 0 exists', () => {
@@ -195,5 +197,81 @@ return [$colFruits; $col]`),
       ['Orange', 'Banana'],
       [{ cityName: 'Cleveland', Zip: 35049 }, { cityName: 'Adger' }],
     ])
+  })
+})
+
+describe('the budget', () => {
+  const longints = (n: number): FourDArray => {
+    const a = new FourDArray('Longint', undefined, 0)
+    for (let i = 0; i < n; i++) a.items.push((i * 7919) % 100_003)
+    return a
+  }
+  const texts = (n: number): FourDArray => {
+    const a = new FourDArray('Text', undefined, 0)
+    for (let i = 0; i < n; i++) a.items.push(`Élan ${(i * 7919) % 100_003}`)
+    return a
+  }
+  const CASES: [string, string, (n: number) => unknown[]][] = [
+    [
+      'SORT ARRAY',
+      'SORT ARRAY($1; $2; >)\nreturn [$1{1}; $2{1}; $1{Size of array($1)}]',
+      (n) => [longints(n), texts(n)],
+    ],
+    ['Find in array', 'return Find in array($1; "nowhere")', (n) => [texts(n)]],
+    ['ARRAY TEXT', 'ARRAY TEXT($b; $1)\nreturn Size of array($b)', (n) => [n]],
+    [
+      'ARRAY LONGINT, resized',
+      'ARRAY LONGINT($b; 1)\nARRAY LONGINT($b; $1)\nreturn Size of array($b)',
+      (n) => [n],
+    ],
+    ['ARRAY REAL of rows', 'ARRAY REAL($b; $1/100; 100)\nreturn Size of array($b{1})', (n) => [n]],
+    ['Count in array', 'return Count in array($1; "élan 5")', (n) => [texts(n)]],
+    ['Find in sorted array', 'return Find in sorted array($1; 100003; >)', (n) => [longints(n)]],
+    ['COPY ARRAY', 'COPY ARRAY($1; $b)\nreturn Size of array($b)', (n) => [longints(n)]],
+    [
+      'COLLECTION TO ARRAY',
+      'ARRAY LONGINT($b; 0)\nCOLLECTION TO ARRAY($1; $b)\nreturn $b{Size of array($b)}',
+      (n) => [new Collection(longints(n).items.slice(1))],
+    ],
+    [
+      'ARRAY TO COLLECTION',
+      '$c:=[]\nARRAY TO COLLECTION($c; $1)\nreturn $c.length',
+      (n) => [longints(n)],
+    ],
+  ]
+
+  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
+    // 10,000 elements: the clock is read on the way, far from the deadline.
+    const unbounded = underBudget(code, args(10_000))
+    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
+  })
+
+  it('a two-dimensional array is bounded by the elements of all its rows', () => {
+    expect(errorOf('ARRAY LONGINT($a; 5000; 5000)').errCode).toBe(9439)
+  })
+
+  it('INSERT IN ARRAY of 100,000 elements ends at the budget, the array as it was', () => {
+    const a = longints(10)
+    expect(underBudget('INSERT IN ARRAY($1; 2; 100000)', [a], 5)).toEqual({ errCode: 9410 })
+    expect(a.items).toEqual(longints(10).items)
+    const code =
+      'INSERT IN ARRAY($1; 2; 10000)\nreturn [Size of array($1); $1{1}; $1{2}; $1{10002}]'
+    expect(underBudget(code, [longints(10)], 1e9)).toEqual(underBudget(code, [longints(10)]))
+  })
+
+  it('INSERT IN ARRAY and ARRAY TO COLLECTION of more elements than a call takes arguments', () => {
+    // A spread of 200,000 elements into `splice` or `push` overflows the stack.
+    expect(
+      underBudget(
+        'INSERT IN ARRAY($1; 2; 200000)\n$c:=[]\nARRAY TO COLLECTION($c; $1)\nreturn [Size of array($1); $c.length; $1{200002}]',
+        [longints(3)],
+      ),
+    ).toEqual({ value: [200_003, 200_003, 7919] })
   })
 })

@@ -7,8 +7,13 @@
  * text), `Find in sorted array`, `SORT ARRAY` (the other arrays follow the first one's order),
  * `COPY ARRAY`, `COLLECTION TO ARRAY` and `ARRAY TO COLLECTION` (elements converted to the array's
  * type; a Null to its default). Pointer, picture and BLOB arrays do not run here.
+ *
+ * The commands that go through an array count each element (and `SORT ARRAY` each comparison) as
+ * a pass of the budget's (context/budget.ts): one call over millions of elements ends at the
+ * budget with 9410.
  */
 import { toBool, toDate, toNum, toText, toTime } from '../convert/conversions.js'
+import { countedCompare, spend, type Passes } from '../values/passes.js'
 import { FourDError } from '../errors/fourd-error.js'
 import { eq, gt, lt } from '../ops/compare.js'
 import { newObject } from '../values/kinds.js'
@@ -34,16 +39,22 @@ const declare = (number: number, type: ArrayType, suffix = type.toUpperCase()): 
     name,
     signature: '(arrayName: any; size: Integer; size2?: Integer)',
     writes: [0],
-    impl: (_rt, variable, size, size2) => {
+    impl: (rt, variable, size, size2) => {
       const out = outArg(name, 'arrayName', variable)
       const rows = integerArg(name, 'size', size)
       const columns = size2 === undefined ? undefined : integerArg(name, 'size2', size2)
+      // The elements of all the rows are the array's.
+      if (columns !== undefined) withinLimit('elements', 'An array', rows * columns)
       const current = out.get()
       if (current instanceof FourDArray && current.type === type && current.columns === columns) {
-        current.resize(rows)
+        current.resize(rows, rt)
         if (columns !== undefined)
-          for (const row of current.items) (row as FourDArray).resize(columns)
-      } else out.set(new FourDArray(type, columns, rows))
+          for (const row of current.items) (row as FourDArray).resize(columns, rt)
+      } else {
+        const made = new FourDArray(type, columns, 0)
+        made.resize(rows, rt)
+        out.set(made)
+      }
     },
   }
 }
@@ -95,19 +106,29 @@ function pairs(command: string, rest: unknown[]): { array: FourDArray; property?
 const scattered = (v: unknown): boolean => typeof v === 'string' && /@(?!$)/.test(v)
 
 /** `Find in sorted array`: found or not, and the first and last positions (or where to insert). */
-function findSorted(a: FourDArray, value: unknown, descending: boolean): [boolean, number, number] {
+function findSorted(
+  rt: Passes,
+  a: FourDArray,
+  value: unknown,
+  descending: boolean,
+): [boolean, number, number] {
   const items = a.items
   let first = -1
   let last = -1
-  for (let i = 1; i < items.length; i++)
+  for (let i = 1; i < items.length; i++) {
+    if (--rt.ticks < 0) rt.tick()
     if (eq(items[i], value)) {
       if (first < 0) first = i
       last = i
     }
+  }
   if (first > 0) return [true, first, last]
   if (a.type === 'Boolean' || a.type === 'Object' || scattered(value)) return [false, -1, -1]
   let at = 1
-  while (at < items.length && (descending ? gt(items[at], value) : lt(items[at], value))) at++
+  while (at < items.length && (descending ? gt(items[at], value) : lt(items[at], value))) {
+    if (--rt.ticks < 0) rt.tick()
+    at++
+  }
   return [false, at, at]
 }
 
@@ -143,7 +164,7 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 227,
     name: 'INSERT IN ARRAY',
     signature: '(array: any; where: Integer; howMany?: Integer)',
-    impl: (_rt, a, where, howMany) => {
+    impl: (rt, a, where, howMany) => {
       const target = array('INSERT IN ARRAY', a)
       const n = optionalInteger('INSERT IN ARRAY', 'howMany', howMany, 1)
       // Past the end, the new elements are added at the end (insert-in-array.md).
@@ -153,7 +174,20 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
       )
       if (n <= 0) return
       withinLimit('elements', 'An array', target.size + n)
-      target.items.splice(at, 0, ...Array.from({ length: n }, () => target.blank()))
+      // Made anew, each element a pass of the budget's, then put in place at once: an array the
+      // budget ended is as it was. (A spread into `splice` overflows the stack past some 120,000.)
+      const items = target.items
+      spend(rt, at)
+      const made = items.slice(0, at)
+      for (let i = 0; i < n; i++) {
+        if (--rt.ticks < 0) rt.tick()
+        made.push(target.blank())
+      }
+      for (let i = at; i < items.length; i++) {
+        if (--rt.ticks < 0) rt.tick()
+        made.push(items[i])
+      }
+      target.items = made
     },
   },
   {
@@ -171,10 +205,13 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 230,
     name: 'Find in array',
     signature: '(array: any; value: any; start?: Integer): Integer',
-    impl: (_rt, a, value, start) => {
+    impl: (rt, a, value, start) => {
       const items = array('Find in array', a).items
       const from = Math.max(1, optionalInteger('Find in array', 'start', start, 1))
-      for (let i = from; i < items.length; i++) if (eq(items[i], value)) return i
+      for (let i = from; i < items.length; i++) {
+        if (--rt.ticks < 0) rt.tick()
+        if (eq(items[i], value)) return i
+      }
       return -1
     },
   },
@@ -182,10 +219,13 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 907,
     name: 'Count in array',
     signature: '(array: any; value: any): Integer',
-    impl: (_rt, a, value) => {
+    impl: (rt, a, value) => {
       const items = array('Count in array', a).items
       let n = 0
-      for (let i = 1; i < items.length; i++) if (eq(items[i], value)) n++
+      for (let i = 1; i < items.length; i++) {
+        if (--rt.ticks < 0) rt.tick()
+        if (eq(items[i], value)) n++
+      }
       return n
     },
   },
@@ -195,8 +235,9 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     signature:
       '(array: any; value: any; order: any; posFirst?: Integer; posLast?: Integer): Boolean',
     writes: [3, 4],
-    impl: (_rt, a, value, order, posFirst, posLast) => {
+    impl: (rt, a, value, order, posFirst, posLast) => {
       const [found, first, last] = findSorted(
+        rt,
         array('Find in sorted array', a),
         value,
         order === SYMBOLS['<'],
@@ -210,7 +251,7 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 229,
     name: 'SORT ARRAY',
     signature: '(...arrays: any)',
-    impl: (_rt, ...args) => {
+    impl: (rt, ...args) => {
       const last = args.at(-1)
       const descending = last === SYMBOLS['<']
       const arrays = (
@@ -223,7 +264,12 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
       const keys = first.items.slice(1)
       const order = keys.map((_, i) => i)
       const compare = (x: unknown, y: unknown): number => (lt(x, y) ? -1 : gt(x, y) ? 1 : 0)
-      order.sort((i, j) => (descending ? -1 : 1) * compare(keys[i], keys[j]))
+      order.sort(
+        countedCompare(
+          rt,
+          (i: number, j: number) => (descending ? -1 : 1) * compare(keys[i], keys[j]),
+        ),
+      )
       for (const a of arrays) {
         const items = a.items.slice(1)
         a.items = [a.items[0], ...order.map((i) => items[i] ?? a.blank())]
@@ -235,19 +281,20 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     name: 'COPY ARRAY',
     signature: '(source: any; destination: any)',
     writes: [1],
-    impl: (_rt, source, destination) => {
-      outArg('COPY ARRAY', 'destination', destination).set(copyOf(array('COPY ARRAY', source)))
+    impl: (rt, source, destination) => {
+      outArg('COPY ARRAY', 'destination', destination).set(copyOf(rt, array('COPY ARRAY', source)))
     },
   },
   {
     number: 1562,
     name: 'COLLECTION TO ARRAY',
     signature: '(collection: Collection; array: any; ...more: any)',
-    impl: (_rt, c, ...rest) => {
+    impl: (rt, c, ...rest) => {
       const items = collectionArg('COLLECTION TO ARRAY', 'collection', c).items
       for (const { array: a, property } of pairs('COLLECTION TO ARRAY', rest)) {
         a.resize(0)
         for (const item of items) {
+          if (--rt.ticks < 0) rt.tick()
           const v =
             property === undefined || property === ''
               ? item
@@ -263,12 +310,13 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 1563,
     name: 'ARRAY TO COLLECTION',
     signature: '(collection: Collection; array: any; ...more: any)',
-    impl: (_rt, c, ...rest) => {
+    impl: (rt, c, ...rest) => {
       const collection = collectionArg('ARRAY TO COLLECTION', 'collection', c)
       const list = pairs('ARRAY TO COLLECTION', rest)
       const length = Math.max(...list.map((p) => p.array.size))
       const items: unknown[] = []
       for (let i = 1; i <= length; i++) {
+        if (--rt.ticks < 0) rt.tick()
         if (list.length === 1 && list[0]!.property === undefined) {
           items.push(list[0]!.array.items[i] ?? null)
           continue
@@ -278,15 +326,19 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
           if (i <= a.size) o[property ?? ''] = a.items[i] ?? null
         items.push(o)
       }
+      // Replaced once all are made (a spread into `push` overflows the stack on a large array).
       collection.items.length = 0
-      collection.items.push(...items)
+      for (const v of items) collection.items.push(v)
     },
   },
 ]
 
 /** A new array with the same elements (the rows of a two-dimensional one copied too). */
-function copyOf(a: FourDArray): FourDArray {
+function copyOf(rt: Passes, a: FourDArray): FourDArray {
   const copy = new FourDArray(a.type, a.columns, 0)
-  copy.items = a.items.map((v) => (v instanceof FourDArray ? copyOf(v) : v))
+  copy.items = a.items.map((v) => {
+    if (--rt.ticks < 0) rt.tick()
+    return v instanceof FourDArray ? copyOf(rt, v) : v
+  })
   return copy
 }

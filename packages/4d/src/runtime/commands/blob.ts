@@ -11,6 +11,10 @@
  * or wrote; `*` appends. "Native" byte ordering and real format are little-endian (the
  * processors 4D runs on: Intel and Apple silicon); the 10-byte Extended real format is refused.
  * Reading past the end of a BLOB, which the pages call "unpredictable", raises 9415.
+ *
+ * The budget (context/budget.ts): a conversion between text and bytes counts each piece it
+ * converts (charsets.ts); a command that copies bytes (one native copy of up to the bound of a
+ * BLOB's size, tens of milliseconds) counts them before it starts.
  */
 import { BlobObject, blobBytes, blobObject } from '../values/blob-object.js'
 import {
@@ -23,6 +27,7 @@ import {
   wrongType,
 } from '../arguments/arguments.js'
 import { charsetOf, decodeText, encodeText } from '../arguments/charsets.js'
+import { spend, type Passes } from '../values/passes.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import type { CommandSpec } from './table.js'
 import { withinLimit } from '../values/limits.js'
@@ -207,8 +212,8 @@ function textFormat(command: string, v: unknown) {
   return TEXT_FORMATS[code] ?? invalid(command, 'textFormat', `${code} is not a text format`)
 }
 
-function textToBytes(text: string, format: (typeof TEXT_FORMATS)[number]): Uint8Array {
-  let body = encodeText('TEXT TO BLOB', text, format.charset)
+function textToBytes(rt: Passes, text: string, format: (typeof TEXT_FORMATS)[number]): Uint8Array {
+  let body = encodeText('TEXT TO BLOB', text, format.charset, rt)
   const { prefix } = format
   if (prefix === 'C') return concat(body, new Uint8Array(1))
   if (prefix === 0) return body
@@ -222,7 +227,7 @@ function textToBytes(text: string, format: (typeof TEXT_FORMATS)[number]): Uint8
   return concat(head, body)
 }
 
-function blobToText(args: readonly unknown[]): string {
+function blobToText(rt: Passes, args: readonly unknown[]): string {
   const command = 'BLOB to text'
   const bytes = bytesArg(command, args[0])
   const format = textFormat(command, args[1])
@@ -233,7 +238,7 @@ function blobToText(args: readonly unknown[]): string {
       return end < 0 ? bytes.length - at : end - at + 1
     })
     const end = text.indexOf(0)
-    return decodeText(end < 0 ? text : text.subarray(0, end), charset)
+    return decodeText(end < 0 ? text : text.subarray(0, end), charset, rt)
   }
   if (prefix !== 0) {
     const read = readBytes(command, bytes, args[2], (at) => {
@@ -243,16 +248,16 @@ function blobToText(args: readonly unknown[]): string {
         prefix === 1 ? view.getUint8(0) : prefix === 2 ? view.getUint16(0) : view.getUint32(0)
       return prefix + n
     })
-    return decodeText(read.subarray(prefix), charset)
+    return decodeText(read.subarray(prefix), charset, rt)
   }
   // Without length: `textLength` characters, or the rest of the BLOB.
   const length = args[3] === undefined ? undefined : integerArg(command, 'textLength', args[3])
   const read = readBytes(command, bytes, args[2], (at) => {
     if (length === undefined) return bytes.length - at
-    const text = decodeText(bytes.subarray(at), charset).slice(0, Math.max(0, length))
-    return encodeText(command, text, charset).length
+    const text = decodeText(bytes.subarray(at), charset, rt).slice(0, Math.max(0, length))
+    return encodeText(command, text, charset, rt).length
   })
-  return decodeText(read, charset)
+  return decodeText(read, charset, rt)
 }
 
 /** Assigns bytes made anew to a variable: a 4D.Blob to one that holds an object or Null. */
@@ -273,10 +278,11 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'SET BLOB SIZE',
     signature: '(blob: any; size: Integer; filler?: Integer)',
     writes: [0],
-    impl: (_rt, blob, size, filler) => {
+    impl: (rt, blob, size, filler) => {
       const [target, held] = blobVariable('SET BLOB SIZE', blob)
       const n = integerArg('SET BLOB SIZE', 'size', size)
       if (n < 0) return invalid('SET BLOB SIZE', 'size', `${n} is negative`)
+      spend(rt, n)
       target.set(resized(held, n, optionalInteger('SET BLOB SIZE', 'filler', filler, 0)))
     },
   },
@@ -285,11 +291,12 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'INSERT IN BLOB',
     signature: '(blob: any; offset: Integer; len: Integer; filler?: Integer)',
     writes: [0],
-    impl: (_rt, blob, offset, len, filler) => {
+    impl: (rt, blob, offset, len, filler) => {
       const command = 'INSERT IN BLOB'
       const [target, held] = blobVariable(command, blob)
       const at = position(command, 'offset', offset, held.length)
       const n = position(command, 'len', len, 0x7fffffff)
+      spend(rt, held.length + n)
       const out = new Uint8Array(held.length + n)
       out.set(held.subarray(0, at))
       out.fill(optionalInteger(command, 'filler', filler, 0), at, at + n)
@@ -302,9 +309,10 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'DELETE FROM BLOB',
     signature: '(blob: any; offset: Integer; len: Integer)',
     writes: [0],
-    impl: (_rt, blob, offset, len) => {
+    impl: (rt, blob, offset, len) => {
       const command = 'DELETE FROM BLOB'
       const [target, held] = blobVariable(command, blob)
+      spend(rt, held.length)
       const at = position(command, 'offset', offset, held.length)
       const n = position(command, 'len', len, held.length - at)
       target.set(concat(held.subarray(0, at), held.subarray(at + n)))
@@ -315,13 +323,14 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'COPY BLOB',
     signature: '(srcBLOB: any; dstBLOB: any; srcOffset: Integer; dstOffset: Integer; len: Integer)',
     writes: [1],
-    impl: (_rt, src, dst, srcOffset, dstOffset, len) => {
+    impl: (rt, src, dst, srcOffset, dstOffset, len) => {
       const command = 'COPY BLOB'
       const from = bytesArg(command, src)
       const [target, held] = blobVariable(command, dst)
       const at = position(command, 'srcOffset', srcOffset, from.length)
       const n = position(command, 'len', len, from.length - at)
       const to = position(command, 'dstOffset', dstOffset, 0x7fffffff)
+      spend(rt, Math.max(held.length, to + n))
       const out = resized(held, Math.max(held.length, to + n))
       out.set(from.subarray(at, at + n), to)
       target.set(out)
@@ -332,10 +341,10 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'TEXT TO BLOB',
     signature: '(text: Text; blob: any; textFormat?: Integer; offsetOrStar?: any)',
     writes: [1, 3],
-    impl: (_rt, ...all) => {
+    impl: (rt, ...all) => {
       const { args } = withoutStar(all)
       const text = textArg('TEXT TO BLOB', 'text', args[0])
-      writeBytes('TEXT TO BLOB', all, textToBytes(text, textFormat('TEXT TO BLOB', args[2])))
+      writeBytes('TEXT TO BLOB', all, textToBytes(rt, text, textFormat('TEXT TO BLOB', args[2])))
     },
   },
   {
@@ -343,7 +352,7 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'BLOB to text',
     signature: '(blob: any; textFormat: Integer; offset?: any; textLength?: Integer): Text',
     writes: [2],
-    impl: (_rt, ...args) => blobToText(args),
+    impl: (rt, ...args) => blobToText(rt, args),
   },
   ...numberCommands(
     INTEGER,
@@ -360,18 +369,18 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     number: 1012,
     name: 'Convert to text',
     signature: '(blob: any; charSet: any): Text',
-    impl: (_rt, blob, charSet) =>
-      decodeText(bytesArg('Convert to text', blob), charsetOf('Convert to text', charSet)),
+    impl: (rt, blob, charSet) =>
+      decodeText(bytesArg('Convert to text', blob), charsetOf('Convert to text', charSet), rt),
   },
   {
     number: 1011,
     name: 'CONVERT FROM TEXT',
     signature: '(text: Text; charSet: any; convertedBLOB: any)',
     writes: [2],
-    impl: (_rt, text, charSet, blob) => {
+    impl: (rt, text, charSet, blob) => {
       const command = 'CONVERT FROM TEXT'
       const charset = charsetOf(command, charSet)
-      const bytes = encodeText(command, textArg(command, 'text', text), charset)
+      const bytes = encodeText(command, textArg(command, 'text', text), charset, rt)
       putBlob(outArg(command, 'convertedBLOB', blob), bytes)
     },
   },

@@ -9,9 +9,15 @@
  * strings in YYYY-MM-DD format are automatically returned as date values"). A `type` converts the
  * value as `convertTo` says; `*` (the `__symbols` of each property's line) is ignored. A text that
  * is not JSON raises an error, as 4D's parsing error does.
+ *
+ * Both count their work as passes of the budget's (context/budget.ts): each value written or
+ * made, and the pieces of a long text parsed one after the other (convert/parse-json.ts).
  */
+import type { Passes } from '../values/passes.js'
 import { toNum } from '../convert/conversions.js'
 import { fromJSON, stringify } from '../convert/json.js'
+import { parseJSON } from '../convert/parse-json.js'
+import { FourDError } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { isPlainObject, newObject } from '../values/kinds.js'
@@ -23,12 +29,13 @@ import type { CommandSpec } from './table.js'
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/
 
 /** A value of JSON made a 4D value, `YYYY-MM-DD` texts dates. */
-function withDates(v: unknown): unknown {
+function withDates(v: unknown, rt: Passes): unknown {
+  if (--rt.ticks < 0) rt.tick()
   if (typeof v === 'string') return ISO_DAY.test(v) ? DateValue.fromISO(v) : v
-  if (v instanceof Collection) return new Collection(v.items.map(withDates))
+  if (v instanceof Collection) return new Collection(v.items.map((item) => withDates(item, rt)))
   if (isPlainObject(v)) {
     const o = newObject()
-    for (const key of Object.keys(v)) o[key] = withDates(v[key])
+    for (const key of Object.keys(v)) o[key] = withDates(v[key], rt)
     return o
   }
   return v
@@ -91,20 +98,23 @@ export const JSON_COMMANDS: readonly CommandSpec[] = [
     number: 1217,
     name: 'JSON Stringify',
     signature: '(value: any; star?: any): Text',
-    impl: (_rt, v, star) => stringify(v, isStar(star)),
+    impl: (rt, v, star) => stringify(v, isStar(star), rt),
   },
   {
     number: 1218,
     name: 'JSON Parse',
     signature: '(jsonString: Text; type?: any; star?: any): any',
-    impl: (_rt, text, type) => {
+    impl: (rt, text, type) => {
       const s = textArg('JSON Parse', 'jsonString', text)
-      let parsed: unknown
+      let json: unknown
       try {
-        parsed = withDates(fromJSON(JSON.parse(s)))
+        json = parseJSON(s, rt)
       } catch (e) {
+        // Not JSON (9415); the budget's end (9410) goes on.
+        if (FourDError.is(e)) throw e
         return invalid('JSON Parse', 'jsonString', e instanceof Error ? e.message : String(e))
       }
+      const parsed = withDates(fromJSON(json, rt), rt)
       return type === undefined || isStar(type) ? parsed : convertTo('JSON Parse', parsed, type)
     },
   },

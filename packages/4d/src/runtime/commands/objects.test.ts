@@ -1,6 +1,8 @@
 // The Objects (Language) and Collections themes (docs/commands/*.md).
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from './run.fixture.js'
+import { objectOf } from '../ops/literals.js'
+import { Collection } from '../values/collection.js'
+import { errorOf, run, underBudget } from './run.fixture.js'
 
 describe('New object, New shared object, New collection, New shared collection', () => {
   it('make plain and shared values; a property name must be a text', () => {
@@ -185,5 +187,32 @@ return [$kinds; Size of array($names)]`),
   it('writes variables: an expression in arrProperties is 9415, a text as object 9406', () => {
     expect(errorOf(`OB GET PROPERTY NAMES({a: 1};"names")`).errCode).toBe(9415)
     expect(errorOf(`OB GET PROPERTY NAMES("a";$names)`).errCode).toBe(9406)
+  })
+})
+
+describe('the budget', () => {
+  const holding = (n: number): Record<string, unknown> =>
+    objectOf('c', new Collection(Array.from({ length: n }, (_, i) => objectOf('v', i))))
+
+  it('OB Copy of 100,000 values ends at the budget with 9410', () => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget('return OB Copy($1)', [holding(100_000)], 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(['OB Keys', 'OB Values', 'OB Entries'])(
+    '%s of 100,000 properties ends at the budget with 9410',
+    (command) => {
+      const o = objectOf()
+      for (let i = 0; i < 100_000; i++) o[`k${i}`] = i
+      expect(underBudget(`return ${command}($1)`, [o], 5)).toEqual({ errCode: 9410 })
+      expect(underBudget(`return ${command}($1).length`, [o], 1e9)).toEqual({ value: 100_000 })
+    },
+  )
+
+  it('OB Copy gives what it gives without a budget', () => {
+    const code = 'return OB Copy($1; ck shared)'
+    const unbounded = underBudget(code, [holding(10_000)])
+    expect(underBudget(code, [holding(10_000)], 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
   })
 })

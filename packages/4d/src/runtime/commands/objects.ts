@@ -21,6 +21,7 @@ import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
 import { get, set } from '../ops/members.js'
 import { classOf, classOfValue, ClassObject } from '../context/class-object.js'
+import type { Passes } from '../values/passes.js'
 import { deepCopy } from '../context/deep-copy.js'
 import { isShared, markShared } from '../values/shared.js'
 import { Collection } from '../values/collection.js'
@@ -56,11 +57,15 @@ export function ownData(v: object): Record<string, unknown> {
 const maybeObject = (command: string, v: unknown): object | undefined =>
   v === undefined || v === null ? undefined : objectArg(command, 'object', v)
 
-function entries(command: string, v: unknown): [string, unknown][] {
+// Each property a pass of the budget's (context/budget.ts); `Object.keys` is one native call.
+function entries(rt: Passes, command: string, v: unknown): [string, unknown][] {
   const o = maybeObject(command, v)
   if (o === undefined) return []
   const data = ownData(o)
-  return Object.keys(data).map((k) => [k, data[k]])
+  return Object.keys(data).map((k) => {
+    if (--rt.ticks < 0) rt.tick()
+    return [k, data[k]]
+  })
 }
 
 /**
@@ -130,32 +135,32 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1719,
     name: 'OB Keys',
     signature: '(object: Object): Collection',
-    impl: (_rt, v) => new Collection(entries('OB Keys', v).map(([k]) => k)),
+    impl: (rt, v) => new Collection(entries(rt, 'OB Keys', v).map(([k]) => k)),
   },
   {
     number: 1718,
     name: 'OB Values',
     signature: '(object: Object): Collection',
-    impl: (_rt, v) => new Collection(entries('OB Values', v).map(([, x]) => x)),
+    impl: (rt, v) => new Collection(entries(rt, 'OB Values', v).map(([, x]) => x)),
   },
   {
     number: 1720,
     name: 'OB Entries',
     signature: '(object: Object): Collection',
-    impl: (_rt, v) =>
-      new Collection(entries('OB Entries', v).map(([k, x]) => objectOf('key', k, 'value', x))),
+    impl: (rt, v) =>
+      new Collection(entries(rt, 'OB Entries', v).map(([k, x]) => objectOf('key', k, 'value', x))),
   },
   {
     number: 1225,
     name: 'OB Copy',
     signature: '(object: Object; option?: any; groupWith?: any): Object',
-    impl: (_rt, v, option) => {
+    impl: (rt, v, option) => {
       if (v === undefined || v === null) return null
       objectArg('OB Copy', 'object', v)
       // `OB Copy(object; *)` resolves pointers (there are none here); an option may ask `ck shared`.
       const shared =
         !isStar(option) && (optionalInteger('OB Copy', 'option', option, 0) & SHARED) !== 0
-      return deepCopy(v, shared)
+      return deepCopy(v, shared, rt)
     },
   },
   {
@@ -192,7 +197,7 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1297,
     name: 'OB Is empty',
     signature: '(object: Object): Boolean',
-    impl: (_rt, v) => entries('OB Is empty', v).length === 0,
+    impl: (rt, v) => entries(rt, 'OB Is empty', v).length === 0,
   },
   {
     number: 1759,
@@ -265,8 +270,8 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     name: 'OB GET PROPERTY NAMES',
     signature: '(object: Object; arrProperties: any; arrTypes?: any)',
     writes: [1, 2],
-    impl: (_rt, v, names, types) => {
-      const found = entries('OB GET PROPERTY NAMES', v)
+    impl: (rt, v, names, types) => {
+      const found = entries(rt, 'OB GET PROPERTY NAMES', v)
       filled(outArg('OB GET PROPERTY NAMES', 'arrProperties', names), 'Text', found, ([k]) => k)
       if (types !== undefined)
         filled(outArg('OB GET PROPERTY NAMES', 'arrTypes', types), 'Longint', found, ([, x]) =>

@@ -5,6 +5,7 @@
  * `HH:MM:SS` texts; a 4D error is thrown as it is.
  */
 import { run4d, type Run4dOptions } from '../../compile/run4d.js'
+import { budgetOf, type CodeBudget } from '../context/budget.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { isPlainObject } from '../values/kinds.js'
@@ -40,4 +41,32 @@ export function errorOf(
     throw e
   }
   throw new Error(`no error from: ${code}`)
+}
+
+/**
+ * A budget of `ms` milliseconds on a clock that moves one millisecond each time it is read: the
+ * budget ends after about `ms` readings (one every 4,096 passes), on any machine.
+ */
+export function steppingBudget(ms: number): CodeBudget {
+  let now = 1_000
+  return budgetOf(ms, { now: () => now++ })
+}
+
+/**
+ * What `code` gives with `args` as `$1`, `$2`… under a budget of `ms` on a stepping clock (none
+ * when `ms` is undefined): what it returns, made plain, or the code of the 4D error that ended it.
+ */
+export function underBudget(
+  code: string,
+  args: readonly unknown[],
+  ms?: number,
+): { value: unknown } | { errCode: number } {
+  const runtime = ms === undefined ? {} : { budget: steppingBudget(ms) }
+  try {
+    return { value: plain(run4d(code, args, { runtime })) }
+  } catch (e) {
+    const err = e as { errCode?: number }
+    if (typeof err.errCode === 'number') return { errCode: err.errCode }
+    throw e
+  }
 }

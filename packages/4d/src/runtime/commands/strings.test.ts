@@ -1,7 +1,8 @@
 // The String theme, with the examples of each command's page (docs/commands-legacy/*.md,
 // docs/commands/string.md).
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from './run.fixture.js'
+import { Collection } from '../values/collection.js'
+import { errorOf, run, underBudget } from './run.fixture.js'
 
 describe('Substring, Length, Char, Character code', () => {
   it('Substring("08/04/62";4;2) "04", ("Emergency";1;6) "Emerge", (var;2) all but the first', () => {
@@ -245,5 +246,57 @@ describe('Localized string, Num', () => {
     expect(run(`return [Num("33,333.33";"."); Num("ff";16); Num("A1B2C3")]`)).toEqual([
       33333.33, 255, 123,
     ])
+  })
+})
+
+describe('the budget', () => {
+  // 600,000 characters: more than 24,000 passes (5 stepping milliseconds), and more than six
+  // pieces of 65,536 for what changes a text a piece at a time.
+  const text = (n: number): string =>
+    'Élodie a dit: «ça va» 42 fois. '.repeat(n / 30 + 1).slice(0, n)
+  const CASES: [string, string][] = [
+    ['Position', 'return Position("nowhere"; $1)'],
+    [
+      'Position sk whole word',
+      'return Position("dit"; $1; 1; $l; sk whole word+sk case insensitive)',
+    ],
+    ['Replace string', 'return Length(Replace string($1; "É"; "e"))'],
+    ['Uppercase', 'return Length(Uppercase($1))'],
+    ['Uppercase *', 'return Length(Uppercase($1; *))'],
+    ['Lowercase', 'return Length(Lowercase($1))'],
+    ['Split string', 'return Split string($1; " ").length'],
+    ['Split string, trimmed', 'return Split string($1; "a"; sk trim spaces).length'],
+    ['Compare strings', 'return Compare strings($1; $1+"x")'],
+    ['Compare strings sk char codes', 'return Compare strings($1; $1+"x"; sk char codes)'],
+    ['Num', 'return Num($1)'],
+  ]
+
+  it.each(CASES)('%s over 600,000 characters ends at the budget with 9410', (_, code) => {
+    expect(underBudget(code, [text(600_000)], 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(CASES)('%s gives what it gives without a budget', (_, code) => {
+    // 300,000 characters: the clock is read on the way, far from the deadline.
+    const unbounded = underBudget(code, [text(300_000)])
+    expect(underBudget(code, [text(300_000)], 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
+  })
+
+  it('Uppercase and Lowercase of a long text are those of the whole text', () => {
+    const t = text(300_000)
+    const MARKS = /\p{M}/gu
+    const bare = t.normalize('NFD').replace(MARKS, '').normalize('NFC')
+    expect(underBudget('return [Uppercase($1); Lowercase($1); Uppercase($1; *)]', [t])).toEqual({
+      value: [bare.toUpperCase(), bare.toLowerCase(), t.toUpperCase()],
+    })
+  })
+
+  it('Compare strings with ICU options counts the texts before: past the budget, it does not start', () => {
+    // Each call counts 1,200,000 passes and reads the clock: the sixth reading is past 5 ms.
+    const code =
+      '$n:=0\nFor ($i; 1; 100)\n\t$n:=$n+Compare strings($1; $1; sk case insensitive)+1\n\t$2.push($n)\nEnd for'
+    const done = new Collection()
+    expect(underBudget(code, [text(600_000), done], 5)).toEqual({ errCode: 9410 })
+    expect(done.items).toEqual([1, 2, 3, 4, 5])
   })
 })

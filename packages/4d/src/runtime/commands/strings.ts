@@ -13,9 +13,11 @@
  * OutParameters (arguments/out-parameter.ts; 0 when nothing is found); a plain value there raises "cannot
  * run here", never a silent 0. Arrays for the groups of `Match regex` do not run here.
  */
+import { spend, type Passes } from '../values/passes.js'
 import { toNum } from '../convert/conversions.js'
+import { textToNumber } from '../convert/num-text.js'
 import { Collection } from '../values/collection.js'
-import { splitWithin } from '../values/limits.js'
+import { limits, splitWithin, withinLimit } from '../values/limits.js'
 import {
   integerArg,
   invalid,
@@ -28,6 +30,7 @@ import { stringOf } from './format/string-command.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
 import type { CommandSpec } from './table.js'
+import { byPieces } from './text-pieces.js'
 import { findText, KEYS, keyOfOptions, matchesOf } from './text-search.js'
 
 const MARKS = /\p{M}/gu
@@ -36,22 +39,49 @@ const withoutAccents = (s: string): string => s.normalize('NFD').replace(MARKS, 
 const IGNORE_EMPTY = 1
 const TRIM_SPACES = 2
 
-function compareStrings(a: string, b: string, options: number | undefined): number {
+// The texts keyed a piece at a time, each piece counted (text-pieces.ts); ICU's comparison is one
+// native call, its length counted before.
+function compareStrings(rt: Passes, a: string, b: string, options: number | undefined): number {
   if (options === undefined) {
-    const x = KEYS.folded(a)
-    const y = KEYS.folded(b)
+    const x = byPieces(rt, a, KEYS.folded)
+    const y = byPieces(rt, b, KEYS.folded)
     return x < y ? -1 : x > y ? 1 : 0
   }
   const { key } = keyOfOptions(options)
   if ((options & 1) !== 0) {
-    const x = [...a].map(key).join('')
-    const y = [...b].map(key).join('')
+    const keyed = (p: string): string => [...p].map(key).join('')
+    const x = byPieces(rt, a, keyed)
+    const y = byPieces(rt, b, keyed)
     return x < y ? -1 : x > y ? 1 : 0
   }
   const ci = (options & 2) !== 0
   const di = (options & 4) !== 0
   const sensitivity = ci && di ? 'base' : ci ? 'accent' : di ? 'case' : 'variant'
+  spend(rt, a.length + b.length)
   return Math.sign(new Intl.Collator('en', { sensitivity }).compare(a, b))
+}
+
+/**
+ * `text.split(separator)`, each part a pass of the budget's (millions of parts take seconds), and
+ * refused (9439) past the bound of elements as `splitWithin` refuses it. An empty separator (a
+ * part a character) is one native split, its length counted before.
+ */
+function splitCounted(rt: Passes, text: string, separator: string): string[] {
+  if (separator === '') {
+    spend(rt, text.length)
+    return splitWithin(text, separator)
+  }
+  const max = limits().elements
+  const parts: string[] = []
+  let from = 0
+  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, from)) {
+    if (--rt.ticks < 0) rt.tick()
+    if (parts.length + 1 >= max) withinLimit('elements', 'A collection', parts.length + 2)
+    parts.push(text.slice(from, at))
+    from = at + separator.length
+  }
+  parts.push(text.slice(from))
+  return parts
 }
 
 export const STRING_COMMANDS: readonly CommandSpec[] = [
@@ -78,7 +108,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     signature:
       '(find: Text; aString: Text; start?: Integer; lengthFound?: any; optionsOrStar?: any): Integer',
     writes: [3],
-    impl: (_rt, ...all) => {
+    impl: (rt, ...all) => {
       const { args, star } = withoutStar(all)
       const [find, text, start, given, options] = args
       const lengthFound = args.length > 3 ? outArg('Position', 'lengthFound', given) : undefined
@@ -89,7 +119,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
         options === undefined
           ? { key: star ? KEYS.exact : KEYS.folded, wholeWord: false }
           : keyOfOptions(integerArg('Position', 'options', options))
-      const match = findText(f, s, from, mode.key, mode.wholeWord)
+      const match = findText(f, s, from, mode.key, mode.wholeWord, rt)
       lengthFound?.set(match?.length ?? 0)
       return match === undefined ? 0 : match.index + 1
     },
@@ -109,7 +139,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
       const key = star ? KEYS.exact : KEYS.folded
       let out = ''
       let from = 0
-      for (const m of matchesOf(old, s, 0, key)) {
+      for (const m of matchesOf(old, s, 0, key, false, rt)) {
         out += s.slice(from, m.index) + replacement
         from = m.index + Math.max(1, m.length)
         // Each match is a pass of the budget's (context/budget.ts): a long text ends at it.
@@ -181,18 +211,20 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 13,
     name: 'Uppercase',
     signature: '(aString: Text; star?: any): Text',
-    impl: (_rt, v, star) => {
+    impl: (rt, v, star) => {
       const s = textArg('Uppercase', 'aString', v)
-      return (isStar(star) ? s : withoutAccents(s)).toUpperCase()
+      const keep = isStar(star)
+      return byPieces(rt, s, (p) => (keep ? p : withoutAccents(p)).toUpperCase())
     },
   },
   {
     number: 14,
     name: 'Lowercase',
     signature: '(aString: Text; star?: any): Text',
-    impl: (_rt, v, star) => {
+    impl: (rt, v, star) => {
       const s = textArg('Lowercase', 'aString', v)
-      return (isStar(star) ? s : withoutAccents(s)).toLowerCase()
+      const keep = isStar(star)
+      return byPieces(rt, s, (p) => (keep ? p : withoutAccents(p)).toLowerCase())
     },
   },
   {
@@ -219,13 +251,17 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 1554,
     name: 'Split string',
     signature: '(stringToSplit: Text; separator: Text; options?: Integer): Collection',
-    impl: (_rt, text, separator, options) => {
+    impl: (rt, text, separator, options) => {
       const s = textArg('Split string', 'stringToSplit', text)
       const sep = textArg('Split string', 'separator', separator)
       const o = optionalInteger('Split string', 'options', options, 0)
       // An empty text gives no substring: CollectionClass.md's flatMap() example maps "" to [].
-      let parts = s === '' ? [] : splitWithin(s, sep)
-      if ((o & TRIM_SPACES) !== 0) parts = parts.map((p) => p.trim())
+      let parts = s === '' ? [] : splitCounted(rt, s, sep)
+      if ((o & TRIM_SPACES) !== 0)
+        parts = parts.map((p) => {
+          if (--rt.ticks < 0) rt.tick()
+          return p.trim()
+        })
       if ((o & IGNORE_EMPTY) !== 0) parts = parts.filter((p) => p !== '')
       return new Collection(parts)
     },
@@ -234,8 +270,9 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 1756,
     name: 'Compare strings',
     signature: '(aString: Text; bString: Text; options?: Integer): Integer',
-    impl: (_rt, a, b, options) =>
+    impl: (rt, a, b, options) =>
       compareStrings(
+        rt,
         textArg('Compare strings', 'aString', a),
         textArg('Compare strings', 'bString', b),
         options === undefined ? undefined : integerArg('Compare strings', 'options', options),
@@ -281,13 +318,15 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 11,
     name: 'Num',
     signature: '(expression: any; separatorOrBase?: any): Real',
-    impl: (_rt, v, separator) => {
+    impl: (rt, v, separator) => {
       if (typeof separator === 'number' && typeof v === 'string') {
         const base = integerArg('Num', 'base', separator)
         const n = Number.parseInt(v, base === 0 ? undefined : base)
         return Number.isNaN(n) ? 0 : n
       }
-      return toNum(v, separator === undefined ? undefined : textArg('Num', 'separator', separator))
+      const sep = separator === undefined ? undefined : textArg('Num', 'separator', separator)
+      // A text is read a character at a time, each a pass of the budget's.
+      return typeof v === 'string' ? textToNumber(v, sep, rt) : toNum(v, sep)
     },
   },
 ]

@@ -7,8 +7,13 @@
  * (accents count), `sk diacritic insensitive` (case counts), both (the default), `sk strict`
  * (exact), and `sk whole word` (a match between word boundaries). `@` is a character. Letters
  * that 4D's ICU compares as two (æ and ae) are different here.
+ *
+ * Keying a text goes through it a character at a time (seconds for a text of 67 million
+ * characters): each character keyed, and each match skipped (not a whole word), is a pass of the
+ * budget's (context/budget.ts) when the caller gives its running context.
  */
 import { fold } from '@entistore/core'
+import { UNCOUNTED, type Passes } from '../values/passes.js'
 
 /** How each character is compared. */
 export type CharKey = (c: string) => string
@@ -42,11 +47,12 @@ export function keyOfOptions(options: number): { key: CharKey; wholeWord: boolea
 }
 
 /** A text's keys, one run a character, with where each key unit comes from. */
-function keyed(text: string, key: CharKey): { text: string; origin: number[] } {
+function keyed(text: string, key: CharKey, rt: Passes): { text: string; origin: number[] } {
   if (key === KEYS.exact) return { text, origin: [] }
   let out = ''
   const origin: number[] = []
   for (let i = 0; i < text.length; i++) {
+    if (--rt.ticks < 0) rt.tick()
     const k = key(text[i]!)
     for (let j = 0; j < k.length; j++) origin.push(i)
     out += k
@@ -75,8 +81,9 @@ export function findText(
   from: number,
   key: CharKey,
   wholeWord = false,
+  rt: Passes = UNCOUNTED,
 ): Match | undefined {
-  return matchesOf(find, text, from, key, wholeWord).next().value ?? undefined
+  return matchesOf(find, text, from, key, wholeWord, rt).next().value ?? undefined
 }
 
 /**
@@ -91,10 +98,11 @@ export function* matchesOf(
   from: number,
   key: CharKey,
   wholeWord = false,
+  rt: Passes = UNCOUNTED,
 ): Generator<Match, void, void> {
   if (find === '' || from >= text.length) return
-  const k = keyed(text, key)
-  const f = keyed(find, key).text
+  const k = keyed(text, key, rt)
+  const f = keyed(find, key, rt).text
   if (f === '') return
   const exact = key === KEYS.exact
   const origin = (i: number): number => (exact ? i : k.origin[i]!)
@@ -106,6 +114,7 @@ export function* matchesOf(
     const index = origin(at)
     const end = origin(at + f.length)
     if (wholeWord && !(isWordEdge(text, index) && isWordEdge(text, end))) {
+      if (--rt.ticks < 0) rt.tick()
       start = at + 1
       continue
     }

@@ -3,7 +3,8 @@
  * the server. Compiled code decrements `rt.ticks` at each loop pass and each call
  * (`if (--rt.ticks < 0) rt.tick()`), a test of a number; every TICKS_BETWEEN_READS ticks the clock
  * is read once (reading it at every pass cost 34 times the loop itself), and past the deadline
- * the code stops with BudgetExceeded (9410), which `Try`/`Catch` does not catch.
+ * the code stops with BudgetExceeded (9410), which `Try`/`Catch` does not catch. A builtin that
+ * goes through much data counts its own passes (values/passes.ts).
  */
 import type { Clock } from '@entistore/core'
 

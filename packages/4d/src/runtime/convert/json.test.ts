@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FourDError } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
@@ -6,6 +7,7 @@ import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { TO_JSON } from '../values/host.js'
 import { TimeValue } from '../values/time-value.js'
+import { UNCOUNTED } from '../values/passes.js'
 import { fromJSON, stringify } from './json.js'
 
 describe('docs/commands-legacy/json-stringify.md', () => {
@@ -80,5 +82,53 @@ describe('JSON values as 4D values', () => {
     expect(v.a).toBeInstanceOf(Collection)
     expect(Object.getPrototypeOf((v.a as Collection).items[1])).toBe(null)
     expect(v.__proto__).toBe(3)
+  })
+})
+
+describe('stringify a piece at a time', () => {
+  // Large values are written a group of members at a time and long texts a piece at a time
+  // (budget.ts): what is written is JSON.stringify's all the same. Small pieces here, so that
+  // small values take every path.
+  const pieces = (weight: number, text: number) => ({ weight, text })
+  it('writes what JSON.stringify writes, plain and indented, in pieces of any size', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 2, max: 12 }),
+        (v, weight, text) => {
+          const json = JSON.parse(JSON.stringify(v)) as unknown
+          const value = fromJSON(json)
+          const p = pieces(weight, text)
+          expect(stringify(value, false, UNCOUNTED, p)).toBe(JSON.stringify(json))
+          expect(stringify(value, true, UNCOUNTED, p)).toBe(JSON.stringify(json, null, '\t'))
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+  it('large objects in large arrays: groups of members, keys in their order, __proto__', () => {
+    const members = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `t${i}` : i))
+    const json = JSON.parse(
+      JSON.stringify({ b: members(300), 2: members(10), a: { x: members(500) }, 1: 'one' }).replace(
+        '{',
+        '{"__proto__":[1,2],',
+      ),
+    ) as unknown
+    const value = [json, members(900), [json, json], 'end']
+    const v = fromJSON(value)
+    for (const p of [pieces(16, 4), pieces(100, 3), pieces(1 << 16, 1 << 16)]) {
+      expect(stringify(v, false, UNCOUNTED, p)).toBe(JSON.stringify(value))
+      expect(stringify(v, true, UNCOUNTED, p)).toBe(JSON.stringify(value, null, '\t'))
+    }
+  })
+  it('a long text, a surrogate pair across a piece and lone halves', () => {
+    const text = `${'a"\\\n'.repeat(16_383)}é😀${'\ud800x'.repeat(40_000)}😀\udc00`
+    const v = collectionOf(text, objectOf('t', text))
+    for (const p of [pieces(4, 5), pieces(1 << 16, 1 << 16)]) {
+      expect(stringify(text, false, UNCOUNTED, p)).toBe(JSON.stringify(text))
+      expect(stringify(v, false, UNCOUNTED, p)).toBe(JSON.stringify([text, { t: text }]))
+      expect(stringify(v, true, UNCOUNTED, p)).toBe(JSON.stringify([text, { t: text }], null, '\t'))
+    }
   })
 })

@@ -8,6 +8,7 @@
  *   and one after them ends it (`"123-456"` is 123); `e` or `E` after digits starts an exponent,
  *   which a hyphen makes negative (`"123e-2"` is 1.23).
  */
+import { UNCOUNTED, type Passes } from '../values/passes.js'
 
 /** The significant digits of a real written as text (SET REAL COMPARISON LEVEL's note). */
 export const SIGNIFICANT_DIGITS = 13
@@ -27,8 +28,8 @@ export function numberToText(n: number): string {
 // A hyphen as 4D's docs print it: the ASCII one, or the dashes typesetting puts in its place.
 const HYPHENS = new Set(['-', '\u2013', '\u2212'])
 
-/** `Num(text {; separator})`. */
-export function textToNumber(text: string, separator = '.'): number {
+/** `Num(text {; separator})`; each character read a pass of `rt`'s budget (context/budget.ts). */
+export function textToNumber(text: string, separator = '.', rt: Passes = UNCOUNTED): number {
   let mantissa = ''
   let exponent = ''
   let negative = false
@@ -36,6 +37,7 @@ export function textToNumber(text: string, separator = '.'): number {
   let state: 'integer' | 'decimals' | 'exponent' = 'integer'
   let digits = false
   for (let i = 0; i < text.length; i++) {
+    if (--rt.ticks < 0) rt.tick()
     const c = text[i]!
     if (c >= '0' && c <= '9') {
       if (state === 'exponent') exponent += c

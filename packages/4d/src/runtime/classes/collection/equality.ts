@@ -9,6 +9,7 @@
  * (no error, as the search just goes on).
  */
 import { fold } from '@entistore/core'
+import type { Passes } from '../../values/passes.js'
 import { Collection } from '../../values/collection.js'
 import { DateValue } from '../../values/date-value.js'
 import { isReference } from '../../values/kinds.js'
@@ -35,15 +36,19 @@ export function sameElement(element: unknown, search: unknown): boolean {
 /**
  * `.equal()`: the same elements in the same order, compared deeply; texts equal when they fold
  * alike (no wildcard), or exactly with `diacritical`. A Null property is not an Undefined one.
+ * Each pair of values compared is a pass of `rt`'s budget (context/budget.ts).
  */
-export function deepEqual(a: unknown, b: unknown, diacritical: boolean): boolean {
+export function deepEqual(a: unknown, b: unknown, diacritical: boolean, rt: Passes): boolean {
+  if (--rt.ticks < 0) rt.tick()
   if (a === b) return true
   if (typeof a === 'string' && typeof b === 'string')
     return diacritical ? false : fold(a) === fold(b)
   if (typeof a === 'number' && typeof b === 'number') return numbersEqual(a, b)
   if (a instanceof DateValue && b instanceof DateValue) return a.equals(b)
   if (a instanceof Collection && b instanceof Collection)
-    return a.length === b.length && a.items.every((x, i) => deepEqual(x, b.items[i], diacritical))
+    return (
+      a.length === b.length && a.items.every((x, i) => deepEqual(x, b.items[i], diacritical, rt))
+    )
   if (a instanceof Collection || b instanceof Collection) return false
   if (!isReference(a) || !isReference(b)) return false
   const ka = Object.keys(a)
@@ -52,6 +57,11 @@ export function deepEqual(a: unknown, b: unknown, diacritical: boolean): boolean
   return ka.every(
     (k) =>
       Object.hasOwn(b, k) &&
-      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], diacritical),
+      deepEqual(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        diacritical,
+        rt,
+      ),
   )
 }

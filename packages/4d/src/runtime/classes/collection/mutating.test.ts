@@ -1,6 +1,7 @@
 // Examples of docs/API/CollectionClass.md for the functions that modify the collection.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from '../../commands/run.fixture.js'
+import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
+import { Collection } from '../../values/collection.js'
 
 describe('.push() / .pop() / .shift() / .unshift()', () => {
   it('push: $col.push(3) //$col=[1,2,3]; push(6;New object(…)) adds both', () => {
@@ -146,5 +147,56 @@ describe('the number of parameters', () => {
   })
   it('a function the Collection class does not have is an unknown member method', () => {
     expect(errorOf(`return [1].forEach(Formula(1))`).errCode).toBe(-10729)
+  })
+})
+
+describe('the budget', () => {
+  const numbers = (n: number): Collection =>
+    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
+
+  it.each([
+    ['.fill()', '$1.fill(0)\nreturn $1.sum()', () => [numbers(100_000)]],
+    ['.resize()', '$1.resize(100000; 1)\nreturn $1.sum()', () => [new Collection()]],
+  ])('%s of 100,000 elements ends at the budget with 9410', (_, code, args) => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget(code, args(), 5)).toEqual({ errCode: 9410 })
+  })
+
+  // Each call counts the elements it moves (more than 4,096) and reads the clock: the sixth
+  // reading is past 5 ms, and that call does not start (five calls done).
+  it.each([
+    ['.insert()', '$1.insert(0; -1)'],
+    ['.unshift()', '$1.unshift(-1)'],
+    ['.combine()', '$1.combine([-1]; 0)'],
+  ])('%s counts the elements it moves before: past the budget, it does not start', (_, line) => {
+    const c = numbers(10_000)
+    const code = `For ($i; 1; 100)\n\t${line}\nEnd for`
+    expect(underBudget(code, [c], 5)).toEqual({ errCode: 9410 })
+    expect(c.items.slice(0, 6)).toEqual([-1, -1, -1, -1, -1, 0])
+    expect(c.length).toBe(10_005)
+  })
+
+  it.each([
+    ['.fill()', '$1.fill(7; 100)\nreturn $1'],
+    ['.resize()', '$1.resize(20000; 1)\nreturn $1'],
+    ['.insert()', '$1.insert(5000; -1)\nreturn $1'],
+    ['.unshift()', '$1.unshift(-1; -2)\nreturn $1'],
+    ['.combine()', '$1.combine($1; 3)\nreturn $1'],
+  ])('%s gives what it gives without a budget', (_, code) => {
+    const unbounded = underBudget(code, [numbers(10_000)])
+    expect(underBudget(code, [numbers(10_000)], 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
+  })
+
+  it('.combine() of more elements than a call takes arguments', () => {
+    // A spread of 200,000 elements into `splice` overflows the stack.
+    expect(
+      underBudget('$1.combine($2; 1)\nreturn [$1.length; $1[1]; $1[200001]]', [
+        numbers(2),
+        numbers(200_000),
+      ]),
+    ).toEqual({
+      value: [200_002, 0, 7919],
+    })
   })
 })

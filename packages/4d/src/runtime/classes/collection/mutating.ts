@@ -4,8 +4,15 @@
  * `.resize()`, `.combine()`. Each stores values as an assignment does (a Time as its seconds,
  * Undefined as Null) and returns the collection, except `.pop()` and `.shift()`, which return
  * the element taken (Undefined from an empty collection).
+ *
+ * The budget (context/budget.ts): `.fill()` and `.resize()` count each element they write as a
+ * pass of the budget's (one the budget ended leaves the collection partly filled or grown, each
+ * element whole); `.unshift()`, `.insert()` and `.combine()`, which move the elements after the
+ * place (hundreds of milliseconds at the bound of elements), count them before, then move them in
+ * one piece.
  */
 import { collectionArg } from '../../arguments/arguments.js'
+import { BLOCK, spend } from '../../values/passes.js'
 import { stored } from '../../ops/members.js'
 import { withinLimit } from '../../values/limits.js'
 import type { CollectionFunctionSpec } from './define.js'
@@ -42,8 +49,9 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
   {
     name: 'unshift',
     signature: '(...values: any): Collection',
-    impl: (_rt, self, args) => {
+    impl: (rt, self, args) => {
       grown(self.items, args.length)
+      spend(rt, self.length)
       self.items.unshift(...args.map(element))
       return self
     },
@@ -51,9 +59,10 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
   {
     name: 'insert',
     signature: '(index: Integer; element: any): Collection',
-    impl: (_rt, self, [index, value]) => {
+    impl: (rt, self, [index, value]) => {
       const at = clampIndex(indexArg('insert', 'index', index), self.length)
       grown(self.items, 1)
+      spend(rt, self.length - at)
       self.items.splice(at, 0, element(value))
       return self
     },
@@ -79,20 +88,24 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
   {
     name: 'fill',
     signature: '(value: any; startFrom?: Integer; end?: Integer): Collection',
-    impl: (_rt, self, [value, startFrom, end]) => {
+    impl: (rt, self, [value, startFrom, end]) => {
       const n = self.length
       const from =
         startFrom === undefined ? 0 : fromStart(indexArg('fill', 'startFrom', startFrom), n)
       const to = end === undefined ? n : toEnd(indexArg('fill', 'end', end), n)
       const v = element(value)
-      for (let i = from; i < to; i++) self.items[i] = v
+      for (let i = from; i < to;) {
+        const stop = Math.min(to, i + BLOCK)
+        spend(rt, stop - i)
+        for (; i < stop; i++) self.items[i] = v
+      }
       return self
     },
   },
   {
     name: 'resize',
     signature: '(size: Integer; defaultValue?: any): Collection',
-    impl: (_rt, self, [size, defaultValue]) => {
+    impl: (rt, self, [size, defaultValue]) => {
       const n = withinLimit(
         'elements',
         'A collection',
@@ -100,21 +113,31 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
       )
       const v = element(defaultValue)
       if (n < self.length) self.items.length = n
-      while (self.items.length < n) self.items.push(v)
+      while (self.items.length < n) {
+        if (--rt.ticks < 0) rt.tick()
+        self.items.push(v)
+      }
       return self
     },
   },
   {
     name: 'combine',
     signature: '(col2: Collection; index?: Integer): Collection',
-    impl: (_rt, self, [col2, index]) => {
+    impl: (rt, self, [col2, index]) => {
       const other = collectionArg('.combine()', 'col2', col2)
       const at =
         index === undefined
           ? self.length
           : clampIndex(indexArg('combine', 'index', index), self.length)
       grown(self.items, other.length)
-      self.items.splice(at, 0, ...other.items)
+      // Counted before, then done in one piece: a collection is never left half combined. Not
+      // spread into `splice`, which overflows the stack past some 120,000 elements.
+      const items = self.items
+      spend(rt, other.length + items.length - at)
+      const added = other === self ? items.slice() : other.items
+      const tail = items.splice(at)
+      for (const v of added) items.push(v)
+      for (const v of tail) items.push(v)
       return self
     },
   },

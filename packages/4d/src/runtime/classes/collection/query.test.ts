@@ -1,7 +1,9 @@
 // Examples of docs/API/CollectionClass.md for `.query()` and `.indices()`, and the subset of the
 // query language query.ts runs.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from '../../commands/run.fixture.js'
+import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
+import { objectOf } from '../../ops/literals.js'
+import { Collection } from '../../values/collection.js'
 
 const CITIES = `$c:=New collection
 $c.push(New object("name";"Cleveland";"zc";35049))
@@ -107,5 +109,33 @@ describe('.indices()', () => {
     expect(
       run(`${CITIES}return [$c.indices("name = :1";"Cleveland"); $c.indices("zc > 35040")]`),
     ).toEqual([[0], [0, 3, 4]])
+  })
+})
+
+describe('the budget', () => {
+  const numbers = (n: number): Collection =>
+    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
+  const objects = (n: number): Collection =>
+    new Collection(numbers(n).items.map((v) => objectOf('v', v, 't', `t${v}`)))
+  const CASES: [string, string, (n: number) => unknown[]][] = [
+    ['.query()', 'return $1.query("t = :1"; "t5@")', (n) => [objects(n)]],
+    [
+      '.query() … order by',
+      'return $1.query("v > :1 order by v desc"; 50000)',
+      (n) => [objects(n)],
+    ],
+    ['.indices()', 'return $1.indices("v < 100")', (n) => [objects(n)]],
+  ]
+
+  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
+    // 10,000 elements: the clock is read on the way, far from the deadline.
+    const unbounded = underBudget(code, args(10_000))
+    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
   })
 })

@@ -4,9 +4,13 @@
  * `.findIndex()`, `.every()`, `.some()`, `.count()`, `.countValues()`. None modifies the
  * collection. A `startFrom` past the end searches nothing; a negative one counts from the end and
  * the search still goes left to right (`.lastIndexOf()` right to left, its own rules).
+ *
+ * Each element looked at is a pass of the budget's (context/budget.ts), so that a search through
+ * millions of elements ends at the budget with 9410; a callback counts its own calls.
  */
 import { textArg } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
+import { BLOCK, spend } from '../../values/passes.js'
 import type { Collection } from '../../values/collection.js'
 import { callbackOf, startAndCallback, stopped, type CallbackParam } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
@@ -15,10 +19,14 @@ import { pathSteps, readPath } from './paths.js'
 import { fromStart, indexArg } from './positions.js'
 
 /** The first index of `search` from `start`, or -1. */
-function indexOf(self: Collection, search: unknown, start: number): number {
+function indexOf(rt: Runtime, self: Collection, search: unknown, start: number): number {
   const items = self.items
-  for (let i = fromStart(start, items.length); i < items.length; i++)
-    if (sameElement(items[i], search)) return i
+  const n = items.length
+  for (let i = fromStart(start, n); i < n;) {
+    const end = Math.min(n, i + BLOCK)
+    spend(rt, end - i)
+    for (; i < end; i++) if (sameElement(items[i], search)) return i
+  }
   return -1
 }
 
@@ -62,27 +70,34 @@ export const SEARCHING: readonly CollectionFunctionSpec[] = [
   {
     name: 'indexOf',
     signature: '(toSearch: any; startFrom?: Integer): Integer',
-    impl: (_rt, self, [search, start]) =>
-      indexOf(self, search, start === undefined ? 0 : indexArg('indexOf', 'startFrom', start)),
+    impl: (rt, self, [search, start]) =>
+      indexOf(rt, self, search, start === undefined ? 0 : indexArg('indexOf', 'startFrom', start)),
   },
   {
     name: 'includes',
     signature: '(toSearch: any; startFrom?: Integer): Boolean',
-    impl: (_rt, self, [search, start]) =>
-      indexOf(self, search, start === undefined ? 0 : indexArg('includes', 'startFrom', start)) >=
-      0,
+    impl: (rt, self, [search, start]) =>
+      indexOf(
+        rt,
+        self,
+        search,
+        start === undefined ? 0 : indexArg('includes', 'startFrom', start),
+      ) >= 0,
   },
   {
     name: 'lastIndexOf',
     signature: '(toSearch: any; startFrom?: Integer): Integer',
-    impl: (_rt, self, [search, start]) => {
+    impl: (rt, self, [search, start]) => {
       const n = self.length
       let from = start === undefined ? n - 1 : indexArg('lastIndexOf', 'startFrom', start)
       if (from < 0) from += n
       // startFrom = 0 searches nothing (CollectionClass.md); past the end, the whole collection.
       if (from < 0 || (start !== undefined && from === 0)) return -1
-      for (let i = Math.min(from, n - 1); i >= 0; i--)
-        if (sameElement(self.items[i], search)) return i
+      for (let i = Math.min(from, n - 1); i >= 0;) {
+        const end = Math.max(-1, i - BLOCK)
+        spend(rt, i - end)
+        for (; i > end; i--) if (sameElement(self.items[i], search)) return i
+      }
       return -1
     },
   },
@@ -123,13 +138,18 @@ export const SEARCHING: readonly CollectionFunctionSpec[] = [
   {
     name: 'count',
     signature: '(propertyPath?: Text): Real',
-    impl: (_rt, self, [path]) => {
+    impl: (rt, self, [path]) => {
       const steps =
         path === undefined ? undefined : pathSteps(textArg('.count()', 'propertyPath', path))
+      const items = self.items
       let n = 0
-      for (const item of self.items) {
-        const v = steps === undefined ? item : readPath(item, steps)
-        if (v !== null && v !== undefined) n++
+      for (let i = 0; i < items.length;) {
+        const end = Math.min(items.length, i + BLOCK)
+        spend(rt, end - i)
+        for (; i < end; i++) {
+          const v = steps === undefined ? items[i] : readPath(items[i], steps)
+          if (v !== null && v !== undefined) n++
+        }
       }
       return n
     },
@@ -137,12 +157,14 @@ export const SEARCHING: readonly CollectionFunctionSpec[] = [
   {
     name: 'countValues',
     signature: '(value: any; propertyPath?: Text): Real',
-    impl: (_rt, self, [value, path]) => {
+    impl: (rt, self, [value, path]) => {
       const steps =
         path === undefined ? undefined : pathSteps(textArg('.countValues()', 'propertyPath', path))
       let n = 0
-      for (const item of self.items)
+      for (const item of self.items) {
+        if (--rt.ticks < 0) rt.tick()
         if (sameElement(steps === undefined ? item : readPath(item, steps), value)) n++
+      }
       return n
     },
   },

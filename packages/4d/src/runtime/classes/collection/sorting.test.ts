@@ -1,6 +1,7 @@
 // Examples of docs/API/CollectionClass.md for the functions that order elements.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run } from '../../commands/run.fixture.js'
+import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
+import { Collection } from '../../values/collection.js'
 
 describe('.sort()', () => {
   it('example 1: texts before numbers, each sorted', () => {
@@ -159,5 +160,52 @@ return [$name.extract("lastname"); $address.extract("city")]`),
   })
   it('collections of different lengths are an error', () => {
     expect(errorOf(`return [1;2].multiSort([[1]])`).errCode).toBe(9415)
+  })
+})
+
+describe('the budget', () => {
+  // Numbers in no order: a sort makes about n log n comparisons, each a pass of the budget's.
+  const numbers = (n: number): Collection =>
+    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
+  const CASES: [string, string, (n: number) => unknown[]][] = [
+    ['.sort()', '$1.sort()\nreturn $1', (n) => [numbers(n)]],
+    ['.sort(formula)', '$1.sort(Formula($1.value>$1.value2))\nreturn $1', (n) => [numbers(n)]],
+    ['.orderBy()', 'return $1.orderBy()', (n) => [numbers(n)]],
+    ['.orderBy(ck descending)', 'return $1.orderBy(ck descending)', (n) => [numbers(n)]],
+    [
+      '.orderBy(path)',
+      'return $1.orderBy("v desc")',
+      (n) => [new Collection(numbers(n).items.map((v) => ({ v })))],
+    ],
+    [
+      '.orderByMethod()',
+      'return $1.orderByMethod(Formula($1.value<$1.value2))',
+      (n) => [numbers(n)],
+    ],
+    ['.multiSort()', '$1.multiSort()\nreturn $1', (n) => [numbers(n)]],
+    [
+      '.multiSort(cols)',
+      '$1.multiSort([$2])\nreturn [$1; $2]',
+      (n) => [numbers(n), new Collection(numbers(n).items.reverse())],
+    ],
+  ]
+
+  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
+    // 5,000 elements, some 60,000 comparisons: the clock is read on the way, far from the deadline.
+    const unbounded = underBudget(code, args(5_000))
+    expect(underBudget(code, args(5_000), 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
+  })
+
+  it('a sort the budget ended leaves the collection as it was', () => {
+    const c = numbers(100_000)
+    const before = [...c.items]
+    expect(underBudget('$1.sort()', [c], 5)).toEqual({ errCode: 9410 })
+    expect(c.items).toEqual(before)
   })
 })

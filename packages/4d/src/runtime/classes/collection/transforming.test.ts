@@ -1,6 +1,8 @@
 // Examples of docs/API/CollectionClass.md for the functions that make a new collection.
 import { describe, expect, it } from 'vitest'
-import { run } from '../../commands/run.fixture.js'
+import { run, underBudget } from '../../commands/run.fixture.js'
+import { objectOf } from '../../ops/literals.js'
+import { Collection } from '../../values/collection.js'
 
 describe('.filter() / .map() / .flatMap()', () => {
   it('filter: the texts shorter than 6', () => {
@@ -150,5 +152,49 @@ return [$c.extract("name";"City"); $c.extract("name";"City";"zc";"Zip")]`),
       [{}, { City: null }, { City: 'Cleveland' }],
       [{ Zip: 35060 }, { City: null, Zip: 35049 }, { City: 'Cleveland', Zip: 35049 }],
     ])
+  })
+})
+
+describe('the budget', () => {
+  const numbers = (n: number): Collection =>
+    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
+  const texts = (n: number): Collection =>
+    new Collection(Array.from({ length: n }, (_, i) => `Élan ${(i * 7919) % 100_003}`))
+  const objects = (n: number): Collection =>
+    new Collection(numbers(n).items.map((v) => objectOf('v', v, 't', `t${v}`)))
+  const CASES: [string, string, (n: number) => unknown[]][] = [
+    [
+      '.flat()',
+      'return $1.flat()',
+      (n) => [new Collection(numbers(n).items.map((v) => new Collection([v])))],
+    ],
+    ['.extract()', 'return $1.extract("v")', (n) => [objects(n)]],
+    ['.extract(paths)', 'return $1.extract("v"; "w"; "t"; "u")', (n) => [objects(n)]],
+    ['.copy()', 'return $1.copy()', (n) => [objects(n)]],
+    ['.copy(ck shared)', 'return $1.copy(ck shared)', (n) => [numbers(n)]],
+    ['.reverse()', 'return $1.reverse()', (n) => [objects(n)]],
+    ['.concat()', 'return $1.concat($2; 3)', (n) => [numbers(3), numbers(n)]],
+    // A callback counts its own calls.
+    ['.map()', 'return $1.map(Formula($1.value*2))', (n) => [numbers(n)]],
+  ]
+
+  it('.concat() of more elements than a call takes arguments', () => {
+    // A spread of 200,000 elements into `push` overflows the stack.
+    const code = 'return [$1.concat($2).length; $1.concat($2)[200001]]'
+    expect(underBudget(code, [numbers(2), numbers(200_000)])).toEqual({
+      value: [200_002, (199_999 * 7919) % 100_003],
+    })
+  })
+
+  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
+    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
+    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
+  })
+
+  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
+    // 10,000 elements: the clock is read on the way, far from the deadline.
+    const unbounded = underBudget(code, args(10_000))
+    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
+    expect(unbounded).toHaveProperty('value')
   })
 })
