@@ -1,9 +1,17 @@
 // The Arrays theme (docs/Concepts/arrays.md, docs/commands-legacy/array-*.md and the commands'
 // pages), run through the compiler.
 import { describe, expect, it } from 'vitest'
-import { FourDArray } from '../arrays/four-d-array.js'
+import { FourDArray, type ArrayType } from '../arrays/four-d-array.js'
 import { Collection } from '../values/collection.js'
-import { errorOf, run, underBudget } from './run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  numbers,
+  run,
+  texts,
+  underBudget,
+  type BudgetCase,
+} from './run.fixture.js'
 
 describe('ARRAY TEXT, ARRAY LONGINT… and $a{i}', () => {
   it('arrays.md: five names put in, read back in a loop; element 0 exists', () => {
@@ -201,23 +209,22 @@ return [$colFruits; $col]`),
 })
 
 describe('the budget', () => {
-  const longints = (n: number): FourDArray => {
-    const a = new FourDArray('Longint', undefined, 0)
-    for (let i = 0; i < n; i++) a.items.push((i * 7919) % 100_003)
+  // Arrays with the values of `numbers` and `texts`, so that they hold what the collections of the
+  // other budget tests hold.
+  const arrayOf = (type: ArrayType, values: readonly unknown[]): FourDArray => {
+    const a = new FourDArray(type, undefined, 0)
+    for (const v of values) a.items.push(v)
     return a
   }
-  const texts = (n: number): FourDArray => {
-    const a = new FourDArray('Text', undefined, 0)
-    for (let i = 0; i < n; i++) a.items.push(`Élan ${(i * 7919) % 100_003}`)
-    return a
-  }
-  const CASES: [string, string, (n: number) => unknown[]][] = [
+  const longints = (n: number): FourDArray => arrayOf('Longint', numbers(n).items)
+  const textArray = (n: number): FourDArray => arrayOf('Text', texts(n).items)
+  const CASES: BudgetCase[] = [
     [
       'SORT ARRAY',
       'SORT ARRAY($1; $2; >)\nreturn [$1{1}; $2{1}; $1{Size of array($1)}]',
-      (n) => [longints(n), texts(n)],
+      (n) => [longints(n), textArray(n)],
     ],
-    ['Find in array', 'return Find in array($1; "nowhere")', (n) => [texts(n)]],
+    ['Find in array', 'return Find in array($1; "nowhere")', (n) => [textArray(n)]],
     ['ARRAY TEXT', 'ARRAY TEXT($b; $1)\nreturn Size of array($b)', (n) => [n]],
     [
       'ARRAY LONGINT, resized',
@@ -225,7 +232,7 @@ describe('the budget', () => {
       (n) => [n],
     ],
     ['ARRAY REAL of rows', 'ARRAY REAL($b; $1/100; 100)\nreturn Size of array($b{1})', (n) => [n]],
-    ['Count in array', 'return Count in array($1; "élan 5")', (n) => [texts(n)]],
+    ['Count in array', 'return Count in array($1; "élan 5")', (n) => [textArray(n)]],
     ['Find in sorted array', 'return Find in sorted array($1; 100003; >)', (n) => [longints(n)]],
     ['COPY ARRAY', 'COPY ARRAY($1; $b)\nreturn Size of array($b)', (n) => [longints(n)]],
     [
@@ -240,17 +247,7 @@ describe('the budget', () => {
     ],
   ]
 
-  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
-    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
-    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
-    // 10,000 elements: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, args(10_000))
-    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
-  })
+  budgetTests(CASES)
 
   it('a two-dimensional array is bounded by the elements of all its rows', () => {
     expect(errorOf('ARRAY LONGINT($a; 5000; 5000)').errCode).toBe(9439)

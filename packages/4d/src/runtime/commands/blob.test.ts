@@ -2,14 +2,14 @@
 // Base64 (context/budget.ts): a long one ends at the budget with 9410, and gives what it gave.
 import { describe, expect, it } from 'vitest'
 import { Collection } from '../values/collection.js'
-import { underBudget } from './run.fixture.js'
+import { budgetTests, underBudget, type BudgetCase } from './run.fixture.js'
 
 // Converted a megabyte at a time, each piece counted: ten pieces are past a budget of 5 ms on a
 // clock that moves 1 ms a reading (one reading a piece).
 const text = (n: number): string => 'Élodie dit «ça va» 😀. '.repeat(n / 22 + 1).slice(0, n)
 
 describe('conversions a piece at a time', () => {
-  const CASES: [string, string][] = [
+  const CASES: BudgetCase[] = [
     [
       'TEXT TO BLOB',
       'var $b : Blob\nTEXT TO BLOB($1; $b; UTF8 text without length)\nreturn BLOB size($b)',
@@ -34,17 +34,14 @@ describe('conversions a piece at a time', () => {
     ['BASE64 ENCODE', 'var $r : Text\nBASE64 ENCODE($1; $r)\nreturn Length($r)'],
   ]
 
-  it.each(CASES)('%s of 10,000,000 characters ends at the budget with 9410', (_, code) => {
-    expect(underBudget(code, [text(10_000_000)], 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code) => {
-    // Three pieces, the clock read between them, far from the deadline; a pair of halves of a
-    // surrogate pair lies across the first cut (the text is cut at a megabyte).
-    const t = text(3_000_000)
-    const unbounded = underBudget(code, [t])
-    expect(underBudget(code, [t], 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
+  // Without a budget, 3,000,000 characters are three pieces, the clock read between them, far from
+  // the deadline; a pair of halves of a surrogate pair lies across the first cut (the text is cut
+  // at a megabyte).
+  budgetTests(CASES, {
+    large: 10_000_000,
+    small: 3_000_000,
+    unit: 'characters',
+    args: (n) => [text(n)],
   })
 })
 

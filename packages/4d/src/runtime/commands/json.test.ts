@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest'
 import { objectOf } from '../ops/literals.js'
 import { Collection } from '../values/collection.js'
-import { errorOf, plain, run, underBudget } from './run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  numbers,
+  plain,
+  run,
+  underBudget,
+  type BudgetCase,
+} from './run.fixture.js'
 
 describe('JSON Parse', () => {
   it('example 1: a real, a long, a text, an object, a Boolean, a time', () => {
@@ -49,11 +57,9 @@ describe('JSON Stringify', () => {
 })
 
 describe('the budget', () => {
-  const numbers = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
   const records = (n: number): Collection =>
     new Collection(numbers(n).items.map((v) => objectOf('v', v, 'd', '2024-01-02')))
-  const CASES: [string, string, (n: number) => unknown[]][] = [
+  const CASES: BudgetCase[] = [
     ['JSON Stringify', 'return Length(JSON Stringify($1))', (n) => [numbers(n)]],
     ['JSON Stringify *', 'return Length(JSON Stringify($1; *))', (n) => [records(n)]],
     // A text counts a pass each 64 characters it writes.
@@ -65,17 +71,7 @@ describe('the budget', () => {
     ['JSON Parse', 'return JSON Parse($1).length', (n) => [JSON.stringify(plain(records(n)))]],
   ]
 
-  it.each(CASES)('%s of 100,000 elements ends at the budget with 9410', (_, code, args) => {
-    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
-    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
-    // 10,000 elements: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, args(10_000))
-    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
-  })
+  budgetTests(CASES)
 
   it('JSON Parse still answers a text that is not JSON with its error, which Try catches', () => {
     const code = '$r:=Try(JSON Parse("{nope"))\nreturn Last errors[0].errCode'

@@ -2,7 +2,7 @@
 // docs/commands/string.md).
 import { describe, expect, it } from 'vitest'
 import { Collection } from '../values/collection.js'
-import { errorOf, run, underBudget } from './run.fixture.js'
+import { budgetTests, errorOf, run, underBudget, type BudgetCase } from './run.fixture.js'
 
 describe('Substring, Length, Char, Character code', () => {
   it('Substring("08/04/62";4;2) "04", ("Emergency";1;6) "Emerge", (var;2) all but the first', () => {
@@ -254,7 +254,7 @@ describe('the budget', () => {
   // pieces of 65,536 for what changes a text a piece at a time.
   const text = (n: number): string =>
     'Élodie a dit: «ça va» 42 fois. '.repeat(n / 30 + 1).slice(0, n)
-  const CASES: [string, string][] = [
+  const CASES: BudgetCase[] = [
     ['Position', 'return Position("nowhere"; $1)'],
     [
       'Position sk whole word',
@@ -271,15 +271,12 @@ describe('the budget', () => {
     ['Num', 'return Num($1)'],
   ]
 
-  it.each(CASES)('%s over 600,000 characters ends at the budget with 9410', (_, code) => {
-    expect(underBudget(code, [text(600_000)], 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code) => {
-    // 300,000 characters: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, [text(300_000)])
-    expect(underBudget(code, [text(300_000)], 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
+  // 300,000 characters without a budget: the clock is read on the way, far from the deadline.
+  budgetTests(CASES, {
+    large: 600_000,
+    small: 300_000,
+    unit: 'characters',
+    args: (n) => [text(n)],
   })
 
   it('Uppercase and Lowercase of a long text are those of the whole text', () => {

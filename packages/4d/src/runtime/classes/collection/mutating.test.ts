@@ -1,6 +1,6 @@
 // Examples of docs/API/CollectionClass.md for the functions that modify the collection.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
+import { errorOf, numbers, run, underBudget } from '../../commands/run.fixture.js'
 import { Collection } from '../../values/collection.js'
 
 describe('.push() / .pop() / .shift() / .unshift()', () => {
@@ -151,9 +151,6 @@ describe('the number of parameters', () => {
 })
 
 describe('the budget', () => {
-  const numbers = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
-
   it.each([
     ['.fill()', '$1.fill(0)\nreturn $1.sum()', () => [numbers(100_000)]],
     ['.resize()', '$1.resize(100000; 1)\nreturn $1.sum()', () => [new Collection()]],

@@ -1,9 +1,7 @@
 // Examples of docs/API/CollectionClass.md for `.query()` and `.indices()`, and the subset of the
 // query language query.ts runs.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
-import { objectOf } from '../../ops/literals.js'
-import { Collection } from '../../values/collection.js'
+import { budgetTests, errorOf, objects, run, type BudgetCase } from '../../commands/run.fixture.js'
 
 const CITIES = `$c:=New collection
 $c.push(New object("name";"Cleveland";"zc";35049))
@@ -113,11 +111,7 @@ describe('.indices()', () => {
 })
 
 describe('the budget', () => {
-  const numbers = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
-  const objects = (n: number): Collection =>
-    new Collection(numbers(n).items.map((v) => objectOf('v', v, 't', `t${v}`)))
-  const CASES: [string, string, (n: number) => unknown[]][] = [
+  const CASES: BudgetCase[] = [
     ['.query()', 'return $1.query("t = :1"; "t5@")', (n) => [objects(n)]],
     [
       '.query() … order by',
@@ -127,15 +121,5 @@ describe('the budget', () => {
     ['.indices()', 'return $1.indices("v < 100")', (n) => [objects(n)]],
   ]
 
-  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
-    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
-    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
-    // 10,000 elements: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, args(10_000))
-    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
-  })
+  budgetTests(CASES)
 })

@@ -1,8 +1,13 @@
 // Examples of docs/API/CollectionClass.md for the functions that look for elements.
 import { describe, expect, it } from 'vitest'
-import { run, underBudget } from '../../commands/run.fixture.js'
-import { objectOf } from '../../ops/literals.js'
-import { Collection } from '../../values/collection.js'
+import {
+  budgetTests,
+  numbers,
+  objects,
+  run,
+  texts,
+  type BudgetCase,
+} from '../../commands/run.fixture.js'
 
 const CITIES = `$c:=New collection
 $c.push(New object("name";"Cleveland";"zc";35049))
@@ -155,13 +160,7 @@ return [$col.countValues(5); $p.countValues(5;"age"); $numbers.countValues($lett
 })
 
 describe('the budget', () => {
-  const numbers = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
-  const texts = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => `Élan ${(i * 7919) % 100_003}`))
-  const objects = (n: number): Collection =>
-    new Collection(numbers(n).items.map((v) => objectOf('v', v, 't', `t${v}`)))
-  const CASES: [string, string, (n: number) => unknown[]][] = [
+  const CASES: BudgetCase[] = [
     ['.indexOf()', 'return $1.indexOf("nowhere@")', (n) => [texts(n)]],
     ['.includes()', 'return $1.includes(-1)', (n) => [numbers(n)]],
     ['.lastIndexOf()', 'return $1.lastIndexOf("nowhere")', (n) => [texts(n)]],
@@ -172,15 +171,5 @@ describe('the budget', () => {
     ['.find()', 'return $1.find(Formula($1.value<0))', (n) => [numbers(n)]],
   ]
 
-  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
-    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
-    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
-    // 10,000 elements: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, args(10_000))
-    expect(underBudget(code, args(10_000), 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
-  })
+  budgetTests(CASES)
 })

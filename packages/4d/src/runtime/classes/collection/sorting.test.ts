@@ -1,6 +1,13 @@
 // Examples of docs/API/CollectionClass.md for the functions that order elements.
 import { describe, expect, it } from 'vitest'
-import { errorOf, run, underBudget } from '../../commands/run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  numbers,
+  run,
+  underBudget,
+  type BudgetCase,
+} from '../../commands/run.fixture.js'
 import { Collection } from '../../values/collection.js'
 
 describe('.sort()', () => {
@@ -165,9 +172,7 @@ return [$name.extract("lastname"); $address.extract("city")]`),
 
 describe('the budget', () => {
   // Numbers in no order: a sort makes about n log n comparisons, each a pass of the budget's.
-  const numbers = (n: number): Collection =>
-    new Collection(Array.from({ length: n }, (_, i) => (i * 7919) % 100_003))
-  const CASES: [string, string, (n: number) => unknown[]][] = [
+  const CASES: BudgetCase[] = [
     ['.sort()', '$1.sort()\nreturn $1', (n) => [numbers(n)]],
     ['.sort(formula)', '$1.sort(Formula($1.value>$1.value2))\nreturn $1', (n) => [numbers(n)]],
     ['.orderBy()', 'return $1.orderBy()', (n) => [numbers(n)]],
@@ -190,17 +195,9 @@ describe('the budget', () => {
     ],
   ]
 
-  it.each(CASES)('%s over 100,000 elements ends at the budget with 9410', (_, code, args) => {
-    // A budget of 5 ms on a clock that moves 1 ms a reading: about 24,000 passes.
-    expect(underBudget(code, args(100_000), 5)).toEqual({ errCode: 9410 })
-  })
-
-  it.each(CASES)('%s gives what it gives without a budget', (_, code, args) => {
-    // 5,000 elements, some 60,000 comparisons: the clock is read on the way, far from the deadline.
-    const unbounded = underBudget(code, args(5_000))
-    expect(underBudget(code, args(5_000), 1e9)).toEqual(unbounded)
-    expect(unbounded).toHaveProperty('value')
-  })
+  // 5,000 elements without a budget, not 10,000: some 60,000 comparisons already read the clock
+  // on the way, far from the deadline.
+  budgetTests(CASES, { small: 5_000 })
 
   it('a sort the budget ended leaves the collection as it was', () => {
     const c = numbers(100_000)
