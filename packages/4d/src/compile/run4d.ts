@@ -19,6 +19,8 @@ export interface Run4dOptions extends CompileOptions {
   readonly runtime?: RuntimeOptions
   /** Receives the problems of every file compiled. */
   readonly problems?: (file: string, problems: readonly Problem[]) => void
+  /** With `emit.steps`: called at each stop of the generator (where a slice may end). */
+  readonly stopped?: () => void
 }
 
 export function run4d(
@@ -58,6 +60,7 @@ export function run4d(
     for (;;) {
       const r = steps.next()
       if (r.done === true) return r.value
+      options.stopped?.()
     }
   })
 }

@@ -26,7 +26,7 @@
  */
 import { BLOB_CLASS } from './classes/blob.js'
 import { FUNCTION_CLASS, OBJECT_CLASS } from './classes/builtin-class.js'
-import { COLLECTION_FUNCTIONS } from './classes/collection-functions.js'
+import { COLLECTION_FUNCTIONS, COLLECTION_STEPS } from './classes/collection-functions.js'
 import { HTTP_REQUEST_CLASS } from './classes/http-request.js'
 import { INCOMING_MESSAGE_CLASS } from './classes/incoming-message.js'
 import { OUTGOING_MESSAGE_CLASS } from './classes/outgoing-message.js'
@@ -43,8 +43,10 @@ import { ZIP_ARCHIVE_CLASS, ZIP_FILE_CLASS, ZIP_FOLDER_CLASS } from './files/zip
 
 provideRuntimeParts({
   commands: COMMANDS.impls,
+  commandSteps: COMMANDS.steps,
   notRunnable: (name) => COMMANDS.byName(name)?.notRunnable,
   collectionFunctions: COLLECTION_FUNCTIONS,
+  collectionSteps: COLLECTION_STEPS,
   // `4D.Object`, the class every object inherits from (classes.md), first.
   builtinClasses: [
     ['Object', OBJECT_CLASS],

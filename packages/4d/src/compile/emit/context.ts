@@ -35,6 +35,8 @@ interface FormulaFrame {
   readonly captures: Slot[]
   temps: number
   maxTemps: number
+  /** Generated as a generator (a formula's steps, made in a unit's generator): it may stop. */
+  readonly yields: boolean
 }
 
 export class EmitContext {
@@ -124,9 +126,12 @@ export class EmitContext {
     return Array.from({ length: this.#sites }, (_, i) => `s${i} = { r: null }`)
   }
 
-  /** Whether the code being generated may stop (`yield`): a generator's own, not a formula's. */
+  /**
+   * Whether the code being generated may stop (`yield`): a generator's own, or a formula's steps
+   * made in it; not a formula's plain function, nor a `Try(…)` expression's.
+   */
   get yields(): boolean {
-    return this.options.steps === true && this.#frame === null && this.#plain === 0
+    return this.options.steps === true && this.#plain === 0 && (this.#frame?.yields ?? true)
   }
 
   /** Generates `fn` as code of a plain function inside the unit's (no `yield` there). */
@@ -162,9 +167,12 @@ export class EmitContext {
     return this.#frame
   }
 
-  /** Generates `fn` as the body of a formula copying `captures`; its temporaries are its own. */
-  inFormula<T>(captures: Slot[], fn: () => T): { result: T; temps: number } {
-    const frame: FormulaFrame = { captures, temps: 0, maxTemps: 0 }
+  /**
+   * Generates `fn` as the body of a formula copying `captures`; its temporaries are its own. As
+   * its steps (`yields`), its calls go into the steps of what they call.
+   */
+  inFormula<T>(captures: Slot[], fn: () => T, yields = false): { result: T; temps: number } {
+    const frame: FormulaFrame = { captures, temps: 0, maxTemps: 0, yields }
     this.#frames.push(frame)
     this.#frame = frame
     try {

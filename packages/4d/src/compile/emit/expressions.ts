@@ -228,7 +228,11 @@ function command(
           (writes.includes(i) ? outArgument(ctx, a, (n) => expr(ctx, n)) : expr(ctx, a)).code,
       )
       const type = RESULT_TYPES[resolved.entry.parsed?.result ?? 'other'] ?? 'any'
-      return emitted(`rt.k[${resolved.entry.number}](${['rt', ...codes].join(', ')})`, type)
+      const call = `(${['rt', ...codes].join(', ')})`
+      // A command written as steps too (values/work.ts): a generator goes into them.
+      if (ctx.yields && resolved.entry.steps !== undefined)
+        return emitted(`(yield* rt.ks[${resolved.entry.number}]${call})`, type)
+      return emitted(`rt.k[${resolved.entry.number}]${call}`, type)
     }
     case 'intrinsic':
       switch (resolved.name) {
@@ -262,29 +266,50 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
     if (n.kind === 'Call' || n.kind === 'MethodCall') calls = true
   })
   const copies = captures.map((slot) => captured(ctx, slot))
-  const line = node.loc.start.line
   const made = node.body
-  const { result, temps } = ctx.inFormula(captures, () =>
-    made.kind === 'Assign' ? assignExpression(ctx, made) : expr(ctx, made),
+  const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
+  // A formula that keeps its $1 nowhere may be given the same one for each element; one that
+  // assigns (`Formula($1.accumulator*=$1.value)`) gets its own each time.
+  const lends = made.kind === 'Assign' || keepsFirstParam(made) ? 'false' : 'true'
+  const plain = formulaBody(ctx, node, captures, calls, false)
+  // Made in a unit's generator, a formula that calls something has its steps too: a collection
+  // function given it in a call in slices (`.map(Formula(heavy($1)))`) goes into them, and a
+  // long callee holds no other client. One that calls nothing cannot run long by itself.
+  const steps =
+    ctx.yields && calls
+      ? `, function* (rt, th, ag, cx) { ${formulaBody(ctx, node, captures, calls, true)} }`
+      : ''
+  return emitted(
+    `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${plain} }, [${copies.join(', ')}], ${lends}${steps})`,
+  )
+}
+
+/** The body of a formula's function, or of its generator (`yields`). */
+function formulaBody(
+  ctx: EmitContext,
+  node: FormulaNode,
+  captures: Slot[],
+  calls: boolean,
+  yields: boolean,
+): string {
+  const made = node.body
+  const { result, temps } = ctx.inFormula(
+    captures,
+    () => (made.kind === 'Assign' ? assignExpression(ctx, made) : expr(ctx, made)),
+    yields,
   )
   const lets =
     temps > 0 ? `let ${Array.from({ length: temps }, (_, i) => `t${i}`).join(', ')}; ` : ''
-  const tick = ctx.options.budget ? 'if (--rt.ticks < 0) rt.tick(); ' : ''
+  const stop = yields ? '{ rt.tick(); yield; }' : 'rt.tick();'
+  const tick = ctx.options.budget ? `if (--rt.ticks < 0) ${stop} ` : ''
   const e = ctx.catchName()
   // Counted as a call (ops/call-depth.ts) when it calls: a formula that calls itself ends with
   // 9438. One that calls nothing (`$1.value*2`, most of those given to `map`) cannot nest any
   // deeper by itself (a getter it reads is counted as the 4D function it is), and is not.
-  const catcher = `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); }`
-  const body = calls
+  const catcher = `catch (${e}) { throw rt.placed(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${node.loc.start.line}); }`
+  return calls
     ? `${lets}rt.enterCall(); try { ${tick}return ${result.code}; } ${catcher} finally { rt.leaveCall(); }`
     : `${lets}try { ${tick}return ${result.code}; } ${catcher}`
-  const source = ctx.analysis.text.slice(node.body.loc.start.offset, node.body.loc.end.offset)
-  // A formula that keeps its $1 nowhere may be given the same one for each element; one that
-  // assigns (`Formula($1.accumulator*=$1.value)`) gets its own each time.
-  const lends = made.kind === 'Assign' || keepsFirstParam(made) ? '' : ', true'
-  return emitted(
-    `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${body} }, [${copies.join(', ')}]${lends})`,
-  )
 }
 
 /** `Try(expr)`: its value, or Undefined when it raises (the error then in `Last errors`). */

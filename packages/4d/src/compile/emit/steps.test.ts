@@ -26,18 +26,34 @@ describe('a unit generated as steps', () => {
     expect(lineOf(source, '"f"')).toContain('yield*')
   })
 
-  it('runs a Use block, a formula and Try(…) in one piece', () => {
+  it('runs a Use block and Try(…) in one piece', () => {
     const source = steps(`Use (Storage)
   For ($i; 1; 10)
     Storage.n:=This.f($i)
   End for
 End use
-$g:=Formula(This.f($1))
 $x:=Try(This.f(1))`)
     const use = source.slice(source.indexOf('rt.useBegin()'), source.indexOf('rt.useEnd()'))
     expect(use).not.toContain('yield')
     expect(use).toContain('rt.call(th, "f"')
-    expect(lineOf(source, 'rt.formula(')).not.toContain('yield')
     expect(lineOf(source, 'rt.tryStart()')).not.toContain('yield')
+  })
+
+  it('gives a formula that calls something its steps beside its plain function', () => {
+    const source = steps('$g:=Formula(This.f($1))\n$h:=Formula($1.value*2)')
+    const made = source.slice(source.indexOf('rt.formula("This.f($1)"'))
+    const [plain, stepsForm] = made.split('function* (rt, th, ag, cx)') as [string, string]
+    expect(plain).toContain('rt.call(')
+    expect(plain).not.toContain('yield')
+    expect(stepsForm).toContain('yield* ')
+    expect(stepsForm).toContain('rt.callSteps(')
+    // One that calls nothing cannot run long by itself: its plain function only.
+    expect(lineOf(source, 'rt.formula("$1.value*2"')).not.toContain('function*')
+  })
+
+  it('goes into a command written as steps, and calls the others at once', () => {
+    const source = steps('$t:=Uppercase($1)\n$n:=Length($1)')
+    expect(lineOf(source, 'Uppercase') || source).toMatch(/yield\* rt\.ks\[13\]\(rt, /)
+    expect(source).toMatch(/rt\.k\[16\]\(rt, /)
   })
 })

@@ -26,5 +26,8 @@ const BUILT = buildCollectionFunctions([
 
 export const COLLECTION_FUNCTIONS = BUILT.functions
 
+/** The steps of the functions that have them (values/work.ts), for a call in slices. */
+export const COLLECTION_STEPS = BUILT.steps
+
 /** Every collection function with its signature (for the documentation and its test). */
 export const COLLECTION_FUNCTION_ENTRIES = BUILT.entries

@@ -140,3 +140,34 @@ export function budgetTests(cases: readonly BudgetCase[], options: BudgetOptions
     expect(unbounded).toHaveProperty('value')
   })
 }
+
+/**
+ * What `code` gives with `args` as a call in slices runs it (its generator, driven to its end
+ * under a budget too large to end it), made plain, and how many times it stopped, where a slice
+ * may end.
+ */
+export function inSteps(code: string, args: readonly unknown[]): { value: unknown; stops: number } {
+  let stops = 0
+  const value = run4d(code, args, {
+    emit: { steps: true, budget: true, lines: false },
+    runtime: { budget: steppingBudget(1e9) },
+    stopped: () => stops++,
+  })
+  return { value: plain(value), stops }
+}
+
+/**
+ * The test that each builtin written as steps (values/work.ts) gets, over the cases of its
+ * `budgetTests`: at the large size, a call in slices stops inside the builtin's own work (the
+ * cases run no loop of 4D code around it), and gives what the plain call gives.
+ */
+export function stepsTests(cases: readonly BudgetCase[], options: BudgetOptions = {}): void {
+  const { large = 100_000 } = options
+  it.each(cases)('%s stops inside its work in a call in slices', (_, code, args) => {
+    const given = (args ?? options.args)!(large)
+    const { value, stops } = inSteps(code, given)
+    // A stop each 4,096 passes: about 24 at 100,000 elements; 5 tells them from the unit's own.
+    expect(stops).toBeGreaterThanOrEqual(5)
+    expect({ value }).toEqual(underBudget(code, given, 1e9))
+  })
+}

@@ -2,7 +2,14 @@
 // docs/commands/string.md).
 import { describe, expect, it } from 'vitest'
 import { Collection } from '../values/collection.js'
-import { budgetTests, errorOf, run, underBudget, type BudgetCase } from './run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  run,
+  stepsTests,
+  underBudget,
+  type BudgetCase,
+} from './run.fixture.js'
 
 describe('Substring, Length, Char, Character code', () => {
   it('Substring("08/04/62";4;2) "04", ("Emergency";1;6) "Emerge", (var;2) all but the first', () => {
@@ -272,12 +279,19 @@ describe('the budget', () => {
   ]
 
   // 300,000 characters without a budget: the clock is read on the way, far from the deadline.
-  budgetTests(CASES, {
+  const SIZES = {
     large: 600_000,
     small: 300_000,
     unit: 'characters',
-    args: (n) => [text(n)],
-  })
+    args: (n: number) => [text(n)],
+  }
+  budgetTests(CASES, SIZES)
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  const STEPPED = ['Uppercase', 'Uppercase *', 'Lowercase']
+  stepsTests(
+    CASES.filter(([name]) => STEPPED.includes(name)),
+    SIZES,
+  )
 
   it('Uppercase and Lowercase of a long text are those of the whole text', () => {
     const t = text(300_000)

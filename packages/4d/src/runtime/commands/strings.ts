@@ -30,11 +30,20 @@ import { stringOf } from './format/string-command.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
 import type { CommandSpec } from './table.js'
-import { byPieces } from './text-pieces.js'
+import { byPieces, piecesSteps } from './text-pieces.js'
 import { findText, KEYS, keyOfOptions, matchesOf } from './text-search.js'
 
 const MARKS = /\p{M}/gu
 const withoutAccents = (s: string): string => s.normalize('NFD').replace(MARKS, '').normalize('NFC')
+// `Uppercase` and `Lowercase` of a piece: `*` keeps the accents.
+const upper =
+  (star: unknown) =>
+  (p: string): string =>
+    (isStar(star) ? p : withoutAccents(p)).toUpperCase()
+const lower =
+  (star: unknown) =>
+  (p: string): string =>
+    (isStar(star) ? p : withoutAccents(p)).toLowerCase()
 
 const IGNORE_EMPTY = 1
 const TRIM_SPACES = 2
@@ -211,21 +220,15 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 13,
     name: 'Uppercase',
     signature: '(aString: Text; star?: any): Text',
-    impl: (rt, v, star) => {
-      const s = textArg('Uppercase', 'aString', v)
-      const keep = isStar(star)
-      return byPieces(rt, s, (p) => (keep ? p : withoutAccents(p)).toUpperCase())
-    },
+    impl: (rt, v, star) => byPieces(rt, textArg('Uppercase', 'aString', v), upper(star)),
+    steps: (rt, v, star) => piecesSteps(rt, textArg('Uppercase', 'aString', v), upper(star)),
   },
   {
     number: 14,
     name: 'Lowercase',
     signature: '(aString: Text; star?: any): Text',
-    impl: (rt, v, star) => {
-      const s = textArg('Lowercase', 'aString', v)
-      const keep = isStar(star)
-      return byPieces(rt, s, (p) => (keep ? p : withoutAccents(p)).toLowerCase())
-    },
+    impl: (rt, v, star) => byPieces(rt, textArg('Lowercase', 'aString', v), lower(star)),
+    steps: (rt, v, star) => piecesSteps(rt, textArg('Lowercase', 'aString', v), lower(star)),
   },
   {
     number: 90,

@@ -13,13 +13,14 @@
  * context first (for the clock, `Last errors`, the session…) and the 4D values of its arguments,
  * a bare `*`, `>` or `<` as the SYMBOLS below.
  */
-import type { CommandImpl } from '../context/command-context.js'
+import type { CommandImpl, CommandSteps } from '../context/command-context.js'
+import { finish } from '../values/work.js'
 import { parseSignature, type Signature } from '../arguments/signature.js'
 
 export { SYMBOLS } from '../arguments/symbols.js'
 // The context a command runs on is the context's to say (it implements it): named here too, with
 // the entries that hold the commands.
-export type { CommandContext, CommandImpl } from '../context/command-context.js'
+export type { CommandContext, CommandImpl, CommandSteps } from '../context/command-context.js'
 
 export interface CommandSpec {
   readonly number: number
@@ -35,6 +36,12 @@ export interface CommandSpec {
    */
   readonly signature?: string
   readonly impl?: CommandImpl
+  /**
+   * The same work as steps (values/work.ts), for a command that may run long on a large value: a
+   * call in slices goes into them and may end its slice at any stop. With no `impl`, the command's
+   * plain form runs them to their end.
+   */
+  readonly steps?: CommandSteps
   /**
    * The positions (from 0) of the parameters that are variables the command writes
    * (arguments/out-parameter.ts): where the call gives a variable, the compiler passes an OutParameter.
@@ -58,6 +65,8 @@ export interface CommandTable {
   readonly entries: readonly CommandEntry[]
   /** The implementations by number, as compiled code reaches them (`rt.k[16]`). */
   readonly impls: readonly (CommandImpl | undefined)[]
+  /** The steps by number, as a generator of compiled code reaches them (`rt.ks[16]`). */
+  readonly steps: readonly (CommandSteps | undefined)[]
 }
 
 /** Builds the table from the themes' entries; a number or a name given twice is a mistake. */
@@ -65,6 +74,7 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
   const numbers = new Map<number, CommandEntry>()
   const names = new Map<string, CommandEntry>()
   const impls: (CommandImpl | undefined)[] = []
+  const steps: (CommandSteps | undefined)[] = []
   for (const spec of themes.flat()) {
     const keys = [spec.name, ...(spec.aliases ?? [])].map((n) => n.toLowerCase())
     if (numbers.has(spec.number) || keys.some((k) => names.has(k)))
@@ -73,7 +83,9 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
     const entry: CommandEntry = Object.freeze({ ...spec, parsed })
     numbers.set(spec.number, entry)
     for (const key of keys) names.set(key, entry)
-    if (spec.impl !== undefined) impls[spec.number] = spec.impl
+    const impl = spec.impl ?? plainOf(spec.steps)
+    if (impl !== undefined) impls[spec.number] = impl
+    if (spec.steps !== undefined) steps[spec.number] = spec.steps
   }
   return {
     entries: Object.freeze([...numbers.values()]),
@@ -82,6 +94,14 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
     // Dense (every number up to the last, undefined where none): numbers go past 1,800 for ~100
     // commands, and an array assigned that sparsely is a dictionary to V8, a hash lookup at each
     // `rt.k[16](…)` (≈12 ns a call: `Length($e.lastName)` in a For each over 10k entities).
-    impls: Object.freeze(Array.from({ length: impls.length }, (_, n) => impls[n])),
+    impls: dense(impls),
+    steps: dense(steps),
   }
 }
+
+const dense = <T>(sparse: readonly T[]): readonly T[] =>
+  Object.freeze(Array.from({ length: sparse.length }, (_, n) => sparse[n]!))
+
+/** The plain form of a command given as steps: run to their end at once. */
+const plainOf = (steps: CommandSteps | undefined): CommandImpl | undefined =>
+  steps && ((rt, ...args) => finish(steps(rt, ...args)))

@@ -14,6 +14,7 @@
  * no space) stays one piece, counted before it is changed.
  */
 import { spend, type Passes } from '../values/passes.js'
+import { finish, type Work } from '../values/work.js'
 
 /** The length of a piece, before the place to cut it is looked for. */
 export const PIECE_LENGTH = 1 << 16
@@ -37,12 +38,28 @@ export function byPieces(
     spend(rt, text.length)
     return change(text)
   }
+  return finish(piecesSteps(rt, text, change, length))
+}
+
+/**
+ * `byPieces` as steps (values/work.ts): a stop wherever the budget's check falls between two
+ * pieces, so that a call in slices may end its slice there.
+ */
+export function* piecesSteps(
+  rt: Passes,
+  text: string,
+  change: (piece: string) => string,
+  length = PIECE_LENGTH,
+): Work<string> {
   let out = ''
   let from = 0
   while (from < text.length) {
     let to = Math.min(from + length, text.length)
     while (to < text.length && !(safe(text.charCodeAt(to - 1)) && safe(text.charCodeAt(to)))) to++
-    spend(rt, to - from)
+    if ((rt.ticks -= to - from) < 0) {
+      rt.tick()
+      yield
+    }
     out += change(text.slice(from, to))
     from = to
   }

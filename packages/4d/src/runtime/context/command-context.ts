@@ -253,3 +253,9 @@ export interface CommandContext {
 
 /** A command's code: the context, then its arguments as 4D values. */
 export type CommandImpl = (rt: CommandContext, ...args: unknown[]) => unknown
+
+/** A command's code as steps (values/work.ts): a generator stopping at its budget's checks. */
+export type CommandSteps = (
+  rt: CommandContext,
+  ...args: unknown[]
+) => Generator<void, unknown, void>

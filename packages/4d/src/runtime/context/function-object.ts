@@ -120,3 +120,44 @@ const APPLY = new FourDFunction('apply', (rt, self, args) => {
   const params = args[1]
   return asFunction(self).invoke(rt, args[0], params instanceof Collection ? [...params.items] : [])
 })
+
+/** A formula's text that is one name (a project method's, when one has it). */
+const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
+
+/**
+ * The function object of a `Formula(expr)` (Runtime's `formula`): over the compiled expression
+ * and the locals it copied, with its steps when it has them (a formula that calls something, made
+ * in a unit's generator: compile/emit/expressions.ts). A formula that is a project method's bare
+ * name runs that method when the project has one (FunctionClass.md, "Parameters to a single
+ * method": `Formula(myMethod)` passes its own parameters on).
+ */
+export function formulaObject(
+  source: string,
+  impl: FunctionImpl,
+  captured: unknown[],
+  readsFirst: boolean,
+  steps: StepsImpl | undefined,
+): FourDFunction {
+  if (!BARE_NAME.test(source)) {
+    const made = steps === undefined ? impl : { build: () => impl, buildSteps: () => steps }
+    return new FourDFunction('Formula', made, source, captured, readsFirst)
+  }
+  // The method may keep its `$1`: never lent (readsFirst false).
+  const single: FunctionImpl = (rt, self, args, cx) => {
+    const method = rt.methods.get(source)
+    return method === undefined ? impl(rt, self, args, cx) : method.invoke(rt, self, args)
+  }
+  if (steps === undefined) return new FourDFunction('Formula', single, source, captured)
+  const singleSteps: StepsImpl = function* (rt, self, args, cx) {
+    const method = rt.methods.get(source)
+    if (method === undefined) return yield* steps(rt, self, args, cx)
+    const g = method.steps(rt, self, args)
+    return g === undefined ? method.invoke(rt, self, args) : yield* g
+  }
+  return new FourDFunction(
+    'Formula',
+    { build: () => single, buildSteps: () => singleSteps },
+    source,
+    captured,
+  )
+}

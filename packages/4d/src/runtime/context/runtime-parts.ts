@@ -7,19 +7,30 @@
  * when it loads, before any code can run.
  */
 import type { Collection } from '../values/collection.js'
-import type { CommandImpl } from './command-context.js'
+import type { CommandImpl, CommandSteps } from './command-context.js'
 import type { Runtime } from './runtime.js'
 
 /** A function of collections: the context, the collection, the arguments. */
 export type CollectionFunction = (rt: Runtime, self: Collection, args: unknown[]) => unknown
 
+/** A function of collections as steps (values/work.ts), for a call in slices. */
+export type CollectionSteps = (
+  rt: Runtime,
+  self: Collection,
+  args: unknown[],
+) => Generator<void, unknown, void>
+
 export interface RuntimeParts {
   /** The implementations of the commands, by number. */
   readonly commands: readonly (CommandImpl | undefined)[]
+  /** The steps of the commands that have them, by number. */
+  readonly commandSteps: readonly (CommandSteps | undefined)[]
   /** Why the command (or constant) of that name cannot run here ('processes', 'UI'…), if it cannot. */
   readonly notRunnable: (name: string) => string | undefined
   /** The collection's functions, by name. */
   readonly collectionFunctions: ReadonlyMap<string, CollectionFunction>
+  /** The steps of the collection's functions that have them, by name. */
+  readonly collectionSteps: ReadonlyMap<string, CollectionSteps>
   /** The classes of the built-in store `4D` that it always holds, by name, in their order. */
   readonly builtinClasses: readonly (readonly [string, unknown])[]
 }

@@ -26,6 +26,7 @@ import { BuiltinClassStore, ClassStore } from './class-store.js'
 import { CLASS_MEMBERS, type ClassObject } from './class-object.js'
 import type {
   CommandImpl,
+  CommandSteps,
   EventLog,
   FormulaCompiler,
   HttpHost,
@@ -37,7 +38,12 @@ import type {
 } from './command-context.js'
 import { catchable, placeError } from './error-flow.js'
 import type { FileHost } from './file-host.js'
-import { FourDFunction, type FunctionImpl } from './function-object.js'
+import {
+  FourDFunction,
+  formulaObject,
+  type FunctionImpl,
+  type StepsImpl,
+} from './function-object.js'
 import { iterate, type Iteration } from './iterate.js'
 import { interprocessRead, processRead, useOps } from './outside-state.js'
 import { literalOps } from './literal-ops.js'
@@ -47,9 +53,6 @@ import { keptPointer, type Pointer } from '../pointers/pointer.js'
 import { withRuntime } from './running.js'
 import { runtimeParts } from './runtime-parts.js'
 import type { CallFrame } from './call-chain.js'
-
-/** A formula's text that is one name (a project method's, when one has it). */
-const BARE_NAME = /^[A-Za-z_\u00C0-\uFFEF][A-Za-z0-9_\u00C0-\uFFEF]*$/
 
 export interface RuntimeOptions {
   /** Where the code must stop (none: it runs until it ends). */
@@ -130,6 +133,8 @@ export class Runtime {
   readonly compileFormula: FormulaCompiler | undefined
   /** The command implementations by number: compiled code calls `rt.k[16](rt, "abc")`. */
   readonly k: readonly (CommandImpl | undefined)[] = runtimeParts().commands
+  /** The steps of the commands that have them, by number: a generator's `yield* rt.ks[16](…)`. */
+  readonly ks: readonly (CommandSteps | undefined)[] = runtimeParts().commandSteps
   /** The bare `*`, `>`, `<` arguments of commands. */
   readonly sym = SYMBOLS
   /** What runs now, innermost last (`Get call chain`; a component's run shares its caller's). */
@@ -338,14 +343,9 @@ export class Runtime {
     impl: FunctionImpl,
     captured: unknown[],
     readsFirst = false,
+    steps?: StepsImpl,
   ): FourDFunction {
-    if (!BARE_NAME.test(source))
-      return new FourDFunction('Formula', impl, source, captured, readsFirst)
-    const single: FunctionImpl = (rt, self, args, cx) => {
-      const method = rt.methods.get(source)
-      return method === undefined ? impl(rt, self, args, cx) : method.invoke(rt, self, args)
-    }
-    return new FourDFunction('Formula', single, source, captured)
+    return formulaObject(source, impl, captured, readsFirst, steps)
   }
 
   // ---- Parameters ----

@@ -1,12 +1,14 @@
 /**
  * @module The calls a 4D generator makes (compile/emit/context.ts, `steps`): `callSteps`,
  * `methodSteps`, `superCallSteps` find the function as `call`, `method` and `superCall` do, and
- * answer its steps (ops/steps.ts) when it is 4D code with a generator, or its value, called at
- * once, when it is anything else. They join the running context's prototype (runtime/index.ts).
+ * answer its steps (ops/steps.ts) when it is 4D code with a generator or a collection function
+ * written as steps (values/work.ts), or its value, called at once, when it is anything else. They
+ * join the running context's prototype (runtime/index.ts).
  */
 import { raise } from '../errors/fourd-error.js'
 import * as operators from '../operators.js'
 import { Steps } from '../ops/steps.js'
+import { runtimeParts } from './runtime-parts.js'
 import { Collection } from '../values/collection.js'
 import type { ClassObject } from './class-object.js'
 import { FourDFunction } from './function-object.js'
@@ -22,7 +24,12 @@ export const STEP_CALLS = {
 
   /** `obj.name(args)` in a generator. */
   callSteps(this: Runtime, target: unknown, name: string, args: unknown[]): unknown {
-    if (target instanceof Collection) return this.call(target, name, args)
+    if (target instanceof Collection) {
+      const steps = runtimeParts().collectionSteps.get(name)
+      return steps === undefined
+        ? this.call(target, name, args)
+        : new Steps(steps(this, target, args))
+    }
     const member = operators.get(target, name)
     if (member instanceof FourDFunction) return stepsOf(this, member, target, args)
     return this.call(target, name, args)

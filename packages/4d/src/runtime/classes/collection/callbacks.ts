@@ -11,6 +11,7 @@ import { raise } from '../../errors/fourd-error.js'
 import { wrongType } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { FourDFunction } from '../../context/function-object.js'
+import type { Work } from '../../values/work.js'
 
 /** `$1` of a callback: the element's value and what the callback sets. */
 export type CallbackParam = Record<string, unknown>
@@ -21,6 +22,11 @@ export interface Callback {
   call(param: CallbackParam): unknown
   /** Runs it and gives what it returned (Undefined for a method that returns nothing). */
   returned(param: CallbackParam): unknown
+  /**
+   * `call` as steps (values/work.ts): the callback's own steps when it has them (4D code called
+   * from a call in slices), else its value at once.
+   */
+  callSteps(param: CallbackParam): Work<unknown>
   /**
    * `$1` for one element, `{value: v}`: a new object, or, for a formula that only reads members
    * of its `$1` (keeps it nowhere, sets nothing on it), the same one each time.
@@ -54,9 +60,19 @@ export function callbackOf(
       const r = returned(param)
       return r !== undefined ? r : param.result
     },
+    *callSteps(param) {
+      const r = yield* stepsOf(rt, f, [param, ...extra])
+      return r !== undefined ? r : param.result
+    },
     element: elementParam,
     pair: pairParam,
   }
+}
+
+/** A call of `f` as steps: its own when it has them, else its value at once. */
+function* stepsOf(rt: Runtime, f: FourDFunction, params: unknown[]): Work<unknown> {
+  const g = f.steps(rt, undefined, params)
+  return g === undefined ? f.invoke(rt, undefined, params) : yield* g
 }
 
 // A formula that only reads its $1's members: one $1 of each form, and one array of parameters,
@@ -72,6 +88,10 @@ function lendingCallback(rt: Runtime, f: FourDFunction, extra: readonly unknown[
   return {
     returned,
     call: returned,
+    callSteps(param) {
+      params[0] = param
+      return stepsOf(rt, f, params)
+    },
     element(value) {
       one.value = value
       return one

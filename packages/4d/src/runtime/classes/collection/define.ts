@@ -7,16 +7,23 @@
  */
 import { raise } from '../../errors/fourd-error.js'
 import { parseSignature, type Signature } from '../../arguments/signature.js'
-import type { CollectionFunction } from '../../context/runtime-parts.js'
+import type { CollectionFunction, CollectionSteps } from '../../context/runtime-parts.js'
+import { finish } from '../../values/work.js'
 
-// The context owns the type: it calls them (runtime-parts.ts).
-export type { CollectionFunction }
+// The context owns the types: it calls them (runtime-parts.ts).
+export type { CollectionFunction, CollectionSteps }
 
 export interface CollectionFunctionSpec {
   readonly name: string
   /** Parameters and result as docs/API/CollectionClass.md gives them. */
   readonly signature: string
-  readonly impl: CollectionFunction
+  readonly impl?: CollectionFunction
+  /**
+   * The same work as steps (values/work.ts), for a function that may run long on a large
+   * collection: a call in slices goes into them. With no `impl`, the plain call runs them to their
+   * end at once.
+   */
+  readonly steps?: CollectionSteps
 }
 
 export interface CollectionFunctionEntry extends CollectionFunctionSpec {
@@ -33,26 +40,45 @@ function arity({ min, max }: Signature): string {
 /** The functions by name, each checking its number of parameters before it runs. */
 export function buildCollectionFunctions(groups: readonly (readonly CollectionFunctionSpec[])[]): {
   readonly functions: ReadonlyMap<string, CollectionFunction>
+  readonly steps: ReadonlyMap<string, CollectionSteps>
   readonly entries: readonly CollectionFunctionEntry[]
 } {
   const functions = new Map<string, CollectionFunction>()
+  const steps = new Map<string, CollectionSteps>()
   const entries: CollectionFunctionEntry[] = []
   for (const spec of groups.flat()) {
     if (functions.has(spec.name)) throw new Error(`collection function ${spec.name} listed twice`)
     const parsed = parseSignature(spec.signature)
     const { min, max } = parsed
-    const impl = spec.impl
     const name = `.${spec.name}()`
-    functions.set(spec.name, (rt, self, args) => {
+    const counted = (args: unknown[]): void => {
       if (args.length < min || args.length > max)
         raise('WrongParameterCount', {
           command: name,
           expected: arity(parsed),
           actual: args.length,
         })
+    }
+    const stepsOf = spec.steps
+    const impl =
+      spec.impl ??
+      (stepsOf !== undefined
+        ? (rt, self, args) => finish(stepsOf(rt, self, args))
+        : failDefinition(spec.name))
+    functions.set(spec.name, (rt, self, args) => {
+      if (args.length < min || args.length > max) counted(args)
       return impl(rt, self, args)
     })
+    if (stepsOf !== undefined)
+      steps.set(spec.name, (rt, self, args) => {
+        counted(args)
+        return stepsOf(rt, self, args)
+      })
     entries.push(Object.freeze({ ...spec, parsed }))
   }
-  return { functions, entries: Object.freeze(entries) }
+  return { functions, steps, entries: Object.freeze(entries) }
+}
+
+function failDefinition(name: string): never {
+  throw new Error(`collection function ${name} has neither impl nor steps`)
 }
