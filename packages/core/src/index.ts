@@ -375,7 +375,7 @@ export {
 export type { Work, Parked, ChangedRows } from './query/slices.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
-export { saveInSteps, dropInSteps } from './orda/objects/data-class-steps.js'
+export { saveInSteps, dropInSteps, restrictInSteps } from './orda/objects/data-class-steps.js'
 export { fold } from './values/fold.js'
 // The 4D language (@entistore/4d) compares texts as the query engine does, 4D's rule for both:
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.

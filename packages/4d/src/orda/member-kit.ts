@@ -3,36 +3,74 @@
  * be an object of its class (`Formula` or `.call()` may give it another: 4D's "Unknown member
  * method" then), and whose call of core turns core's errors into 4D's (core-errors.ts).
  */
-import { FourDFunction } from '../runtime/context/function-object.js'
+import {
+  FourDFunction,
+  type FunctionImpl,
+  type StepsImpl,
+} from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { raise } from '../runtime/errors/fourd-error.js'
 import { toText } from '../runtime/convert/conversions.js'
 import { typeName } from '../runtime/values/kinds.js'
 import { Collection } from '../runtime/values/collection.js'
-import { viaCore } from './core-errors.js'
+import type { Work as CoreWork } from '@entistore/core'
+import type { Work } from '../runtime/values/work.js'
+import { fromCoreError, viaCore } from './core-errors.js'
 
 export type MemberImpl<H> = (self: H, args: unknown[], rt: Runtime) => unknown
 
-/** The functions of an ORDA class, by 4D name, for objects of `kind`. */
+/**
+ * A member's work as steps (runtime/values/work.ts), for a call in slices: a save whose events
+ * are 4D code stops where their code does.
+ */
+export type MemberSteps<H> = (self: H, args: unknown[], rt: Runtime) => Work<unknown>
+
+/**
+ * Core's work in steps as 4D code's: core's may also yield a Promise to wait for (its `Parked`),
+ * but only under a read's scope that drives it, which a 4D call in slices never is: its steps
+ * yield nothing.
+ */
+export const coreSteps = <T>(work: CoreWork<T>): Work<T> => work as unknown as Work<T>
+
+/**
+ * The functions of an ORDA class, by 4D name, for objects of `kind`; those of `steps` have their
+ * steps too, which a call in slices goes into (runtime/context/step-calls.ts).
+ */
 export function defineMembers<H>(
   kind: abstract new (...args: never[]) => H,
   label: string,
   defs: Readonly<Record<string, MemberImpl<H>>>,
+  steps: Readonly<Record<string, MemberSteps<H>>> = {},
 ): Map<string, FourDFunction> {
   const map = new Map<string, FourDFunction>()
-  for (const [name, impl] of Object.entries(defs))
+  for (const [name, impl] of Object.entries(defs)) {
+    const plain: FunctionImpl = (rt, self, args) => {
+      if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
+      const out = viaCore(() => impl(self, args, rt))
+      // A collection made of many entities (`toCollection()`, `distinct()`) is work the
+      // budget counts as that many loop passes: a call that reads 2,000 entities, 1,000 times
+      // over, is then stopped at the budget, not after 12 s (context/budget.ts).
+      if (out instanceof Collection && (rt.ticks -= out.length) < 0) rt.tick()
+      return out
+    }
+    const stepped = steps[name]
+    if (stepped === undefined) {
+      map.set(name, new FourDFunction(`${label}.${name}`, plain))
+      continue
+    }
+    const inSteps: StepsImpl = function* (rt, self, args) {
+      if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
+      try {
+        return yield* stepped(self, args, rt)
+      } catch (e) {
+        throw fromCoreError(e)
+      }
+    }
     map.set(
       name,
-      new FourDFunction(`${label}.${name}`, (rt, self, args) => {
-        if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
-        const out = viaCore(() => impl(self, args, rt))
-        // A collection made of many entities (`toCollection()`, `distinct()`) is work the
-        // budget counts as that many loop passes: a call that reads 2,000 entities, 1,000 times
-        // over, is then stopped at the budget, not after 12 s (context/budget.ts).
-        if (out instanceof Collection && (rt.ticks -= out.length) < 0) rt.tick()
-        return out
-      }),
+      new FourDFunction(`${label}.${name}`, { build: () => plain, buildSteps: () => inSteps }),
     )
+  }
   return map
 }
 

@@ -132,4 +132,34 @@ describe('a guest meeting a restrict and an event that loop', () => {
     ])
     await guest.post('$catalog/passes', [0, 0])
   })
+
+  // A function's code that reads or saves Item: its call runs in slices, and goes into the
+  // restrict and the events its reads and saves ask (core's restrictInSteps, saveSteps).
+  it('answers a read by key beside a function reading a dataclass whose restrict loops long', async () => {
+    await guest.post('$catalog/passes', [10_000_002, 0])
+    const [order, counted, one] = await beside(() => guest.post('$catalog/countItems', []))
+    await guest.post('$catalog/passes', [0, 0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(counted.json.result).toBeGreaterThan(ITEMS - 5)
+  })
+
+  it('answers a read by key beside a function saving an entity whose event loops long', async () => {
+    await guest.post('$catalog/passes', [0, 10_000_000])
+    const [order, added, one] = await beside(() => guest.post('$catalog/addItem', ['Made']))
+    await guest.post('$catalog/passes', [0, 0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(added.json.result).toBe('Made.')
+  })
+
+  it('ends a function whose save meets an endless event with 9410, nothing saved', async () => {
+    await guest.post('$catalog/passes', [0, -1])
+    const before = (await other.get('Item?$top=1')).json.__COUNT
+    const [order, refused] = await beside(() => guest.post('$catalog/addItem', ['Never']))
+    await guest.post('$catalog/passes', [0, 0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(errCodes(refused.json)[0]).toBe(9410)
+    expect((await other.get('Item?$top=1')).json.__COUNT).toBe(before)
+  })
 })

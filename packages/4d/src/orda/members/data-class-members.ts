@@ -2,13 +2,14 @@
  * @module 4D's DataClass functions (docs/API/DataClassClass.md) on `ds.Employee`, each core's
  * DataClass member of the same name; `new()` gives a new entity (core's draft) to fill and save.
  */
-import { defineMembers } from '../member-kit.js'
+import { restrictInSteps } from '@entistore/core'
+import { coreSteps, defineMembers, type MemberImpl, type MemberSteps } from '../member-kit.js'
 import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
 
-export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', {
+const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
   all: (self) => self.world.toFourD(self.dataClass.all()),
   get: (self, [key]) => self.world.toFourD(self.dataClass.get(self.world.fromFourD(key))),
   getCount: (self) => self.dataClass.getCount(),
@@ -25,4 +26,24 @@ export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', {
   clearRemoteCache: (self) => self.dataClass.clearRemoteCache(),
   getRemoteCache: () => null,
   setRemoteCacheSettings: () => undefined,
-})
+}
+
+/**
+ * A member that reads the dataclass, as steps: its restrict answered ahead in steps (core's
+ * `restrictInSteps`), then the member, which finds that answer. A restrict that loops holds no
+ * other client when a function's code reads in a REST call.
+ */
+const readingSteps = (member: MemberImpl<DataClassHandle>): MemberSteps<DataClassHandle> =>
+  function* (self, args, rt) {
+    yield* coreSteps(restrictInSteps(self.dataClass))
+    return member(self, args, rt)
+  }
+
+const READING = ['all', 'get', 'getCount', 'query'] as const
+
+export const DATA_CLASS_MEMBERS = defineMembers(
+  DataClassHandle,
+  'DataClass',
+  MEMBERS,
+  Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
+)

@@ -5,10 +5,10 @@
  * entity up to date in place as 4D's do, navigation (`next()`…) follows the selection it was read
  * from.
  */
-import type { Entity, WriteResult } from '@entistore/core'
+import type { Entity, EntityDraft, WriteResult } from '@entistore/core'
 import { FourDError } from '../../runtime/errors/fourd-error.js'
 import { Collection } from '../../runtime/values/collection.js'
-import { defineMembers, filterParam } from '../member-kit.js'
+import { coreSteps, defineMembers, filterParam } from '../member-kit.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import { DK, hasFlag } from '../options.js'
@@ -47,59 +47,78 @@ function raisedOrResult(self: EntityHandle, result: WriteResult): unknown {
 // `dk status validation failed`: a mild validation error, answered and not raised.
 const SAVE_STATUS_MILD = 7
 
-export const ENTITY_MEMBERS = defineMembers(EntityHandle, 'Entity', {
-  save(self, [mode]) {
-    const draft = self.draft
-    if (draft === null) return toFourD(self, { success: true })
-    const result = draft.save({ autoMerge: hasFlag(mode, DK.autoMerge) })
-    if (result.success) self.replace(draft.base)
-    return raisedOrResult(self, result)
+/** What a save answers, its draft's saved version made the entity's on success. */
+function savedAnswer(self: EntityHandle, draft: EntityDraft, result: WriteResult): unknown {
+  if (result.success) self.replace(draft.base)
+  return raisedOrResult(self, result)
+}
+
+const saveOptions = (mode: unknown) => ({ autoMerge: hasFlag(mode, DK.autoMerge) })
+
+export const ENTITY_MEMBERS = defineMembers(
+  EntityHandle,
+  'Entity',
+  {
+    save(self, [mode]) {
+      const draft = self.draft
+      if (draft === null) return toFourD(self, { success: true })
+      return savedAnswer(self, draft, draft.save(saveOptions(mode)))
+    },
+    drop(self, [mode]) {
+      const force = hasFlag(mode, DK.forceDropIfStampChanged)
+      return raisedOrResult(self, (self.entity ?? self.draft!).drop({ force }))
+    },
+    getKey: (self, [mode]) => current(self).getKey({ asString: hasFlag(mode, DK.keyAsString) }),
+    getStamp: (self) => current(self).getStamp(),
+    isNew: (self) => self.draft?.isNew() ?? false,
+    touched: (self) => self.draft?.touched() ?? false,
+    touchedAttributes: (self) => new Collection([...(self.draft?.touchedAttributes() ?? [])]),
+    getDataClass: (self) => self.world.dataClass(self.dataClass),
+    getSelection: (self) => toFourD(self, saved(self)?.getSelection() ?? null),
+    indexOf(self, [selection]) {
+      const sel = selection instanceof SelectionHandle ? selection.selection : undefined
+      return saved(self)?.indexOf(sel) ?? -1
+    },
+    next: (self) => toFourD(self, saved(self)?.next() ?? null),
+    previous: (self) => toFourD(self, saved(self)?.previous() ?? null),
+    first: (self) => toFourD(self, saved(self)?.first() ?? null),
+    last: (self) => toFourD(self, saved(self)?.last() ?? null),
+    clone: (self) =>
+      new EntityHandle(self.world, self.entity?.clone() ?? null, self.draft?.clone() ?? null),
+    reload: (self) => inPlace(self, current(self).reload()),
+    lock(self, [mode]) {
+      const entity = saved(self)
+      if (entity === null)
+        return toFourD(self, { success: false, status: 5, statusText: 'Entity does not exist' })
+      return inPlace(
+        self,
+        entity.lock({ reload: hasFlag(mode, DK.reloadIfStampChanged) }) as WriteResult,
+      )
+    },
+    unlock: (self) => toFourD(self, saved(self)?.unlock() ?? { success: true }),
+    toObject(self, [filter, options]) {
+      const object = current(self).toObject(filterParam(filter) ?? '', {
+        withKey: hasFlag(options, DK.withPrimaryKey),
+        withStamp: hasFlag(options, DK.withStamp),
+      })
+      return self.world.recordToFourD(self.dataClass, object)
+    },
+    fromObject(self, [filler]) {
+      self.edit().fromObject((self.world.fromFourD(filler) ?? {}) as Record<string, unknown>)
+    },
+    diff(self, [other, attributes]) {
+      const theirs = other instanceof EntityHandle ? current(other) : (other as never)
+      return toFourD(self, current(self).diff(theirs as never, filterParam(attributes) as never))
+    },
+    getRemoteContextAttributes: () => '',
   },
-  drop(self, [mode]) {
-    const force = hasFlag(mode, DK.forceDropIfStampChanged)
-    return raisedOrResult(self, (self.entity ?? self.draft!).drop({ force }))
+  {
+    // A save's events before the write in steps (core's `saveSteps`): a `saving` event that loops
+    // holds no other client when a function's code saves in a REST call.
+    *save(self, [mode]) {
+      const draft = self.draft
+      if (draft === null) return toFourD(self, { success: true })
+      return savedAnswer(self, draft, yield* coreSteps(draft.saveSteps(saveOptions(mode))))
+    },
   },
-  getKey: (self, [mode]) => current(self).getKey({ asString: hasFlag(mode, DK.keyAsString) }),
-  getStamp: (self) => current(self).getStamp(),
-  isNew: (self) => self.draft?.isNew() ?? false,
-  touched: (self) => self.draft?.touched() ?? false,
-  touchedAttributes: (self) => new Collection([...(self.draft?.touchedAttributes() ?? [])]),
-  getDataClass: (self) => self.world.dataClass(self.dataClass),
-  getSelection: (self) => toFourD(self, saved(self)?.getSelection() ?? null),
-  indexOf(self, [selection]) {
-    const sel = selection instanceof SelectionHandle ? selection.selection : undefined
-    return saved(self)?.indexOf(sel) ?? -1
-  },
-  next: (self) => toFourD(self, saved(self)?.next() ?? null),
-  previous: (self) => toFourD(self, saved(self)?.previous() ?? null),
-  first: (self) => toFourD(self, saved(self)?.first() ?? null),
-  last: (self) => toFourD(self, saved(self)?.last() ?? null),
-  clone: (self) =>
-    new EntityHandle(self.world, self.entity?.clone() ?? null, self.draft?.clone() ?? null),
-  reload: (self) => inPlace(self, current(self).reload()),
-  lock(self, [mode]) {
-    const entity = saved(self)
-    if (entity === null)
-      return toFourD(self, { success: false, status: 5, statusText: 'Entity does not exist' })
-    return inPlace(
-      self,
-      entity.lock({ reload: hasFlag(mode, DK.reloadIfStampChanged) }) as WriteResult,
-    )
-  },
-  unlock: (self) => toFourD(self, saved(self)?.unlock() ?? { success: true }),
-  toObject(self, [filter, options]) {
-    const object = current(self).toObject(filterParam(filter) ?? '', {
-      withKey: hasFlag(options, DK.withPrimaryKey),
-      withStamp: hasFlag(options, DK.withStamp),
-    })
-    return self.world.recordToFourD(self.dataClass, object)
-  },
-  fromObject(self, [filler]) {
-    self.edit().fromObject((self.world.fromFourD(filler) ?? {}) as Record<string, unknown>)
-  },
-  diff(self, [other, attributes]) {
-    const theirs = other instanceof EntityHandle ? current(other) : (other as never)
-    return toFourD(self, current(self).diff(theirs as never, filterParam(attributes) as never))
-  },
-  getRemoteContextAttributes: () => '',
-})
+)

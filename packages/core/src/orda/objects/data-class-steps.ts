@@ -6,6 +6,7 @@
 import type { Work } from '../../query/slices.js'
 import { toKey } from '../../store/keys.js'
 import type { WriteCheck } from '../../txn/transaction.js'
+import { restrictionReady } from '../restrict/restrict.js'
 import { dropSteps, saveSteps } from '../writes/write-steps.js'
 import type { WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
@@ -31,4 +32,15 @@ export function saveInSteps<M extends ModelTypes, N extends DataClassName<M>>(
 /** `dc.drop(key, check)` as work in steps, as `saveInSteps`. */
 export function dropInSteps(dc: DataClass, key: unknown, check?: WriteCheck): Work<() => void> {
   return dropSteps(dc, toKey(dc.def, key), check)
+}
+
+/**
+ * `dc`'s restrict answered ahead, in steps where it can (code compiled from 4D), for the view
+ * that acts, and kept as a read of `dc` keeps it, which then finds it: what a caller in slices
+ * does before it reads `dc` (4D code's `ds.Item.query(…)` in a REST call), so that a restrict that
+ * loops holds no other client there either. An answer that read what moves without a commit (the
+ * `Storage`, the session's storage) is not kept: the read then runs the restrict whole.
+ */
+export function restrictInSteps(dc: DataClass): Work<void> {
+  return restrictionReady(dc)
 }

@@ -51,6 +51,7 @@ import {
   dropEntity,
   updateEntity,
 } from '../writes/writes.js'
+import { openTransaction } from '../calls/owners.js'
 import {
   differences,
   draftReader,
@@ -64,7 +65,8 @@ import {
   type ToObjectOptions,
 } from '../members/entity-objects.js'
 import { toObject, type ObjectFilter } from '../selections/selection-projections.js'
-import { mergeRefusal } from '../writes/auto-merge.js'
+import { GONE, savePlan, type SavePlan } from './save-plan.js'
+import type { WrittenEntity } from '../writes/written-class.js'
 
 /** What a draft's `get(K)` returns: the value set for the next save, else the base's value. */
 export type DraftValue<
@@ -95,13 +97,6 @@ export interface DropOptions {
  */
 export type ReloadResult<E> =
   { readonly success: true; readonly entity: E } | (SaveResult & { readonly status: 5 })
-
-// Status 5, "Entity does not exist": what 4D answers for an entity that is gone.
-const GONE = Object.freeze({ success: false, ...SAVE_STATUS.entityDoesNotExist })
-
-// A save's success, with `autoMerged` when `{ autoMerge: true }` asked (4D gives it only then).
-const saved = (merge: boolean, merged: boolean): WriteResult =>
-  merge ? { success: true, autoMerged: merged } : { success: true }
 
 /**
  * A draft's members, without its attribute properties: what every dataclass's drafts share.
@@ -335,21 +330,40 @@ export class EntityDraftCore<
    * @example const r = ds.Employee.get(3)!.edit({ salary: 5200 }).save(); if (!r.success) console.log(r.statusText)
    */
   save(options: SaveOptions = {}): WriteResult {
-    const merge = options.autoMerge === true
-    const base = this.#base
-    if (base && !this.touched()) return saved(merge, false)
-    const current = base && merge ? currentVersion(this.#dc, base.key) : base
-    if (base && !current) return GONE
-    if (!base || !current || current.stamp === base.stamp) {
-      const result = attemptWrite(() => this.saveOrFail())
-      return result.success ? saved(merge, false) : result
+    const plan = this.#plan(options)
+    if (plan.answer !== undefined) return plan.answer
+    const result = attemptWrite(() => this.saveChecked(plan.check))
+    return result.success ? plan.success : result
+  }
+
+  /**
+   * `save(options)` as work in steps (`saveInSteps` does the same for a dataclass's values), for
+   * a caller that runs in slices (4D code's `$e.save()` in a REST call): the events before the
+   * write run in steps where they can (code compiled from 4D), then the write in one piece, its
+   * stamp checked then (another write of the entity meanwhile: status 2). Inside an open
+   * transaction, the plain save.
+   */
+  *saveSteps(options: SaveOptions = {}): Work<WriteResult> {
+    const plan = this.#plan(options)
+    if (plan.answer !== undefined) return plan.answer
+    if (openTransaction(this.#dc.datastore) !== undefined) return this.save(options)
+    let write: () => unknown
+    try {
+      write = yield* this.prepareSave(plan.check)
+    } catch (error) {
+      // An event's refusal answers as the plain save's does.
+      return attemptWrite(() => {
+        throw error
+      })
     }
-    // Saved by someone else since: merged when the two saves wrote different attributes.
-    const written = new Set<string>(this.touchedAttributes())
-    const refused = mergeRefusal(this.#dc.def, base.values, current.values, written)
-    if (refused) return { success: false, ...refused }
-    const result = attemptWrite(() => this.saveChecked({ stamp: current.stamp }))
-    return result.success ? saved(merge, true) : result
+    const result = attemptWrite(write)
+    return result.success ? plan.success : result
+  }
+
+  #plan(options: SaveOptions): SavePlan {
+    const base = this.#base as WrittenEntity | null
+    const written = () => this.touchedAttributes()
+    return savePlan(this.#dc, base, this.touched(), written, options.autoMerge === true)
   }
 
   /**

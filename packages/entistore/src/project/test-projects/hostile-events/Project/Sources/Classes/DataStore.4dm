@@ -22,3 +22,17 @@ exposed Function passes($restrict : Integer; $saving : Integer)
 		Storage.restrictPasses:=$restrict
 		Storage.savingPasses:=$saving
 	End use
+
+// Reads Item from code: its restrict runs first.
+exposed Function countItems() : Integer
+	return ds.Item.all().length
+
+// Creates an item from code: its saving event runs before the write.
+exposed Function addItem($name : Text) : Text
+	var $item : cs.ItemEntity
+	var $result : Object
+	$item:=ds.Item.new()
+	$item.name:=$name
+	$item.size:=1
+	$result:=$item.save()
+	return $item.name

@@ -1,0 +1,98 @@
+/**
+ * A draft's `saveSteps()`: `save()` as work in steps (what 4D code's `$e.save()` runs in a call in
+ * slices), its events' steps gone into; it answers as `save()` answers, and a write of the entity
+ * between two steps refuses it by the stamp (status 2), as in any optimistic save.
+ */
+import { describe, expect, it } from 'vitest'
+import type { ModelJson } from '../../schema/model-json.js'
+import { createDatastore } from './datastore.js'
+import { defineFunctions } from './define-functions.js'
+
+const model: ModelJson = {
+  dataClasses: [
+    {
+      name: 'Gauge',
+      attributes: [
+        { name: 'ID', type: 'long', autosequence: true },
+        { name: 'label', type: 'string' },
+        { name: 'level', type: 'long' },
+      ],
+    },
+  ],
+}
+
+// The saving event refuses the label 'refused', and marks every other label it saves; its steps
+// do the same after three stops.
+function refusal(self: { get(n: string): unknown; set(n: string, v: unknown): void }) {
+  if (self.get('label') === 'refused') return { errCode: 7005, message: 'Not this one' }
+  self.set('label', `${String(self.get('label'))}!`)
+  return undefined
+}
+const saving = Object.assign(
+  function (this: never) {
+    return refusal(this)
+  },
+  {
+    *steps(this: never) {
+      for (let i = 0; i < 3; i++) yield
+      return refusal(this)
+    },
+  },
+)
+
+function gauges() {
+  const functions = defineFunctions({ dataClasses: { Gauge: { events: { saving } } } })
+  const ds = createDatastore(model, {
+    functions,
+    data: { Gauge: [{ ID: 1, label: 'one', level: 1 }] },
+  })
+  return ds.dataClass('Gauge')
+}
+
+/** Runs `work` to its end, counting its stops. */
+function driven<T>(work: Generator<unknown, T, void>): { value: T; stops: number } {
+  let stops = 0
+  for (;;) {
+    const r = work.next()
+    if (r.done === true) return { value: r.value, stops }
+    stops++
+  }
+}
+
+describe('a draft saved in steps', () => {
+  it('goes into its events’ steps, saves, and answers as save() does', () => {
+    const gauge = gauges()
+    const draft = gauge.get(1)!.edit({ level: 2 })
+    const { value, stops } = driven(draft.saveSteps())
+    expect(stops).toBe(3)
+    expect(value).toEqual({ success: true })
+    expect(gauge.get(1)!.toObject('label,level')).toEqual({ label: 'one!', level: 2 })
+    expect(draft.base.getStamp()).toBe(gauge.get(1)!.getStamp())
+  })
+
+  it('answers an event’s refusal as save() answers it', () => {
+    const gauge = gauges()
+    const plain = gauge.new({ label: 'refused' }).save()
+    const { value } = driven(gauge.new({ label: 'refused' }).saveSteps())
+    expect(plain.success).toBe(false)
+    expect(value).toEqual(plain)
+  })
+
+  it('answers at once what needs no write', () => {
+    const gauge = gauges()
+    expect(driven(gauge.get(1)!.edit({}).saveSteps())).toEqual({
+      value: { success: true },
+      stops: 0,
+    })
+  })
+
+  it('is refused by the stamp when the entity was written between two steps', () => {
+    const gauge = gauges()
+    const work = gauge.get(1)!.edit({ level: 3 }).saveSteps()
+    work.next()
+    gauge.update(1, { level: 9 })
+    const { value } = driven(work)
+    expect(value).toMatchObject({ success: false, status: 2 })
+    expect(gauge.get(1)!.toObject('level')).toEqual({ level: 9 })
+  })
+})
