@@ -162,4 +162,14 @@ describe('a guest meeting a restrict and an event that loop', () => {
     expect(errCodes(refused.json)[0]).toBe(9410)
     expect((await other.get('Item?$top=1')).json.__COUNT).toBe(before)
   })
+
+  it('answers a read by key beside a function dropping an entity whose event loops long', async () => {
+    await guest.post('$catalog/passes', [0, 10_000_000])
+    const [order, dropped, one] = await beside(() => guest.post('$catalog/dropItem', [14]))
+    await guest.post('$catalog/passes', [0, 0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(dropped.json.result).toBe(true)
+    expect((await other.get('Item(14)')).status).toBe(404)
+  })
 })

@@ -120,5 +120,13 @@ export const ENTITY_MEMBERS = defineMembers(
       if (draft === null) return toFourD(self, { success: true })
       return savedAnswer(self, draft, yield* coreSteps(draft.saveSteps(saveOptions(mode))))
     },
+    // The same for a drop's restrict and its `validateDrop` and `dropping` events.
+    *drop(self, [mode]) {
+      const force = hasFlag(mode, DK.forceDropIfStampChanged)
+      const saved = self.entity ?? self.draft!.base
+      // A new entity has nothing to drop: answered at once.
+      if (saved === null) return raisedOrResult(self, self.draft!.drop({ force }))
+      return raisedOrResult(self, yield* coreSteps(saved.dropSteps({ force })))
+    },
   },
 )

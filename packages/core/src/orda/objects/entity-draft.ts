@@ -52,6 +52,7 @@ import {
   updateEntity,
 } from '../writes/writes.js'
 import { openTransaction } from '../calls/owners.js'
+import { attemptWriteSteps } from '../writes/write-steps.js'
 import {
   differences,
   draftReader,
@@ -347,16 +348,7 @@ export class EntityDraftCore<
     const plan = this.#plan(options)
     if (plan.answer !== undefined) return plan.answer
     if (openTransaction(this.#dc.datastore) !== undefined) return this.save(options)
-    let write: () => unknown
-    try {
-      write = yield* this.prepareSave(plan.check)
-    } catch (error) {
-      // An event's refusal answers as the plain save's does.
-      return attemptWrite(() => {
-        throw error
-      })
-    }
-    const result = attemptWrite(write)
+    const result = yield* attemptWriteSteps(this.prepareSave(plan.check))
     return result.success ? plan.success : result
   }
 

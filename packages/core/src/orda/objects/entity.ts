@@ -27,6 +27,8 @@ import type { EntityRecord, KeyValue, StoredValues } from '../../store/entity-re
 import type { EntitySelection } from './entity-selection.js'
 import type { EntityDraft, DropOptions, ReloadResult } from './entity-draft.js'
 import { dropEntity } from '../writes/writes.js'
+import { attemptWriteSteps, dropSteps } from '../writes/write-steps.js'
+import type { Work } from '../../query/slices.js'
 import { restrictedRows } from '../restrict/restrict.js'
 import {
   lockEntity,
@@ -290,6 +292,16 @@ export class EntityCore<
    */
   drop(options: DropOptions = {}): WriteResult {
     return attemptWrite(() => this.dropOrFail(options))
+  }
+
+  /**
+   * `drop(options)` as work in steps, for a caller that runs in slices (4D code's `$e.drop()` in a
+   * REST call): the restrict and the `validateDrop` and `dropping` events in steps where they can
+   * (code compiled from 4D), then the drop in one piece, its stamp checked then.
+   */
+  dropSteps(options: DropOptions = {}): Work<WriteResult> {
+    const check = options.force ? {} : { stamp: this.stamp }
+    return attemptWriteSteps(dropSteps(this.#self.dataClass, this.key, check))
   }
 
   /**

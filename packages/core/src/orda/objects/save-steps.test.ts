@@ -1,7 +1,8 @@
 /**
- * A draft's `saveSteps()`: `save()` as work in steps (what 4D code's `$e.save()` runs in a call in
- * slices), its events' steps gone into; it answers as `save()` answers, and a write of the entity
- * between two steps refuses it by the stamp (status 2), as in any optimistic save.
+ * A draft's `saveSteps()` and an entity's `dropSteps()`: `save()` and `drop()` as work in steps
+ * (what 4D code's `$e.save()` and `$e.drop()` run in a call in slices), their events' steps gone
+ * into; they answer as `save()` and `drop()` answer, and a write of the entity between two steps
+ * refuses them by the stamp (status 2), as in any optimistic write.
  */
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../../schema/model-json.js'
@@ -28,6 +29,23 @@ function refusal(self: { get(n: string): unknown; set(n: string, v: unknown): vo
   self.set('label', `${String(self.get('label'))}!`)
   return undefined
 }
+// The dropping event refuses a level of 13, after two stops in its steps.
+const dropping = Object.assign(
+  function (this: never) {
+    return unlucky(this)
+  },
+  {
+    *steps(this: never) {
+      yield
+      yield
+      return unlucky(this)
+    },
+  },
+)
+function unlucky(self: { get(n: string): unknown }) {
+  if (self.get('level') === 13) return { errCode: 7008, message: 'Unlucky' }
+  return undefined
+}
 const saving = Object.assign(
   function (this: never) {
     return refusal(this)
@@ -41,10 +59,15 @@ const saving = Object.assign(
 )
 
 function gauges() {
-  const functions = defineFunctions({ dataClasses: { Gauge: { events: { saving } } } })
+  const functions = defineFunctions({ dataClasses: { Gauge: { events: { saving, dropping } } } })
   const ds = createDatastore(model, {
     functions,
-    data: { Gauge: [{ ID: 1, label: 'one', level: 1 }] },
+    data: {
+      Gauge: [
+        { ID: 1, label: 'one', level: 1 },
+        { ID: 2, label: 'two', level: 13 },
+      ],
+    },
   })
   return ds.dataClass('Gauge')
 }
@@ -94,5 +117,14 @@ describe('a draft saved in steps', () => {
     const { value } = driven(work)
     expect(value).toMatchObject({ success: false, status: 2 })
     expect(gauge.get(1)!.toObject('level')).toEqual({ level: 9 })
+  })
+
+  it('drops in steps, and answers a dropping event’s refusal as drop() does', () => {
+    const gauge = gauges()
+    expect(driven(gauge.get(1)!.dropSteps())).toEqual({ value: { success: true }, stops: 2 })
+    expect(gauge.get(1)).toBeNull()
+    const refused = driven(gauge.get(2)!.dropSteps()).value
+    expect(refused).toEqual(gauge.get(2)!.drop())
+    expect(refused.success).toBe(false)
   })
 })

@@ -13,6 +13,7 @@
 import type { KeyValue } from '../../store/entity-record.js'
 import type { Assignments, WriteCheck } from '../../txn/transaction.js'
 import type { Work } from '../../query/slices.js'
+import { attemptWrite, type WriteResult } from '../../txn/save-status.js'
 import { openTransaction } from '../calls/owners.js'
 import { needDrop, needWrite } from '../restrict/access-checks.js'
 import { restrictionReady } from '../restrict/restrict.js'
@@ -66,4 +67,20 @@ export function* dropSteps(dc: WrittenClass, key: KeyValue, check?: WriteCheck):
   if (entity === undefined) return () => dropEntity(dc, key, check)
   yield* beforeDropSteps(events!, dc, entity)
   return () => dropWritten(dc, key, check, events, entity)
+}
+
+/**
+ * `attemptWrite` of work in steps that gives its write: a refusal, met in a step (an event's) or
+ * by the write, answers as the plain write's does (a WriteResult); anything else is thrown.
+ */
+export function* attemptWriteSteps(work: Work<() => unknown>): Work<WriteResult> {
+  let write: () => unknown
+  try {
+    write = yield* work
+  } catch (error) {
+    return attemptWrite(() => {
+      throw error
+    })
+  }
+  return attemptWrite(write)
 }

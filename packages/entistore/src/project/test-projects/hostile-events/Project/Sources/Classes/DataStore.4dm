@@ -36,3 +36,9 @@ exposed Function addItem($name : Text) : Text
 	$item.size:=1
 	$result:=$item.save()
 	return $item.name
+
+// Drops an item from code: its dropping event runs before the drop.
+exposed Function dropItem($key : Integer) : Boolean
+	var $result : Object
+	$result:=ds.Item.get($key).drop()
+	return $result.success
