@@ -90,7 +90,7 @@ describe('a draft saved in steps', () => {
     expect(stops).toBe(3)
     expect(value).toEqual({ success: true })
     expect(gauge.get(1)!.toObject('label,level')).toEqual({ label: 'one!', level: 2 })
-    expect(draft.base.getStamp()).toBe(gauge.get(1)!.getStamp())
+    expect(draft.base!.getStamp()).toBe(gauge.get(1)!.getStamp())
   })
 
   it('answers an event’s refusal as save() answers it', () => {
