@@ -7,12 +7,22 @@
  * hand and, for a set of one byte a character, the table TextDecoder gives read backwards, a
  * character the set does not have written `?` (as 4D's conversions replace it).
  *
- * A long text or BLOB is converted a piece at a time (a megabyte, never between the two halves of
- * a surrogate pair; TextDecoder carries a character cut between two pieces over), each piece
- * counted as passes of the budget's (context/budget.ts) before it is converted: a conversion of
- * hundreds of megabytes ends at the budget with 9410.
+ * A long text or BLOB is converted a piece at a time (64K bytes or characters, never between the
+ * two halves of a surrogate pair; TextDecoder carries a character cut between two pieces over),
+ * each piece counted as passes of the budget's (context/budget.ts) before it is converted: a
+ * conversion of hundreds of megabytes ends at the budget with 9410. The work gives way between two
+ * pieces (`decodeWork`, `encodeWork`: values/resumable.ts), where a call in slices may stop.
  */
 import { spend, UNCOUNTED, type Passes } from '../values/passes.js'
+import type { Work } from '../values/work.js'
+import {
+  inPieces,
+  madeAll,
+  madeSteps,
+  settled,
+  type Made,
+  type Resumable,
+} from '../values/resumable.js'
 import { invalid } from './arguments.js'
 
 /** The MIBEnum numbers 4D accepts for the sets public code uses (IANA's registry). */
@@ -39,54 +49,73 @@ export function charsetOf(command: string, charSet: unknown): string {
 }
 
 /** The size of a piece converted at once (bytes or characters). */
-const PIECE = 1 << 20
+const PIECE = 1 << 16
 
 /** `bytes` read in the set `encoding` (TextDecoder's name). */
 export function decodeText(bytes: Uint8Array, encoding: string, rt: Passes = UNCOUNTED): string {
-  const decoder = new TextDecoder(encoding)
   if (bytes.length <= PIECE) {
     spend(rt, bytes.length)
-    return decoder.decode(bytes)
+    return new TextDecoder(encoding).decode(bytes)
   }
-  let out = ''
-  for (let at = 0; at < bytes.length; at += PIECE) {
-    const piece = bytes.subarray(at, at + PIECE)
-    spend(rt, piece.length)
-    out += decoder.decode(piece, { stream: true })
-  }
-  return out + decoder.decode()
+  return madeAll(decodeWork(bytes, encoding), rt)
 }
 
-/** The pieces of `text` (`[from, to)`), none ending between the two halves of a pair. */
-function* pieces(text: string): Generator<[number, number]> {
-  for (let from = 0; from < text.length;) {
-    let to = Math.min(from + PIECE, text.length)
-    const last = text.charCodeAt(to - 1)
-    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to--
-    yield [from, to]
-    from = to
-  }
+/** `decodeText` as steps (values/work.ts): a piece between two stops. */
+export function decodeSteps(
+  bytes: Uint8Array,
+  encoding: string,
+  rt: Passes = UNCOUNTED,
+): Work<string> {
+  return madeSteps(decodeWork(bytes, encoding), rt)
 }
 
-/** `encode` of each piece of `text`, counted before, joined. */
-function encodedByPieces(
+/** `bytes` read in the set `encoding`, the work a piece at a time (values/resumable.ts). */
+export function decodeWork(bytes: Uint8Array, encoding: string): [Made<string>, Resumable] {
+  const decoder = new TextDecoder(encoding)
+  const text = { value: '' }
+  const pieces = inPieces(
+    bytes.length,
+    (from) => Math.min(from + PIECE, bytes.length),
+    (from, to) => {
+      text.value += decoder.decode(bytes.subarray(from, to), { stream: true })
+    },
+  )
+  const work: Resumable = (rt) => {
+    if (!pieces(rt)) return false
+    text.value += decoder.decode()
+    return true
+  }
+  return [text, settled(work)]
+}
+
+/**
+ * `encode` of each piece of `text` (never ending between the two halves of a pair), joined, the
+ * work a piece at a time (values/resumable.ts).
+ */
+function encodedPieces(
   text: string,
-  rt: Passes,
   encode: (piece: string) => Uint8Array,
-): Uint8Array {
-  if (text.length <= PIECE) {
-    spend(rt, text.length)
-    return encode(text)
-  }
+): [Made<Uint8Array>, Resumable] {
+  const made: Made<Uint8Array> = { value: new Uint8Array(0) }
   const parts: Uint8Array[] = []
-  let size = 0
-  for (const [from, to] of pieces(text)) {
-    spend(rt, to - from)
-    const part = encode(text.slice(from, to))
-    parts.push(part)
-    size += part.length
+  const cut = (from: number): number => {
+    const to = Math.min(from + PIECE, text.length)
+    const last = text.charCodeAt(to - 1)
+    return to < text.length && last >= 0xd800 && last <= 0xdbff ? to - 1 : to
   }
-  const out = new Uint8Array(size)
+  const pieces = inPieces(text.length, cut, (from, to) => {
+    parts.push(encode(text.slice(from, to)))
+  })
+  const work: Resumable = (rt) => {
+    if (!pieces(rt)) return false
+    made.value = parts.length === 1 ? parts[0]! : joined(parts)
+    return true
+  }
+  return [made, settled(work)]
+}
+
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
   let at = 0
   for (const part of parts) {
     out.set(part, at)
@@ -95,18 +124,42 @@ function encodedByPieces(
   return out
 }
 
-const singleByteTables = new Map<string, Map<number, number>>()
+const singleByteTables = new Map<string, Int16Array>()
 
-/** A set of one byte a character: its characters' bytes, read from TextDecoder's table. */
-function singleByteTable(encoding: string): Map<number, number> {
+/**
+ * A set of one byte a character: the byte of each UTF-16 code (-1 for none), read from
+ * TextDecoder's table (the lowest byte, for a character two bytes give).
+ */
+function singleByteTable(encoding: string): Int16Array {
   let table = singleByteTables.get(encoding)
   if (table === undefined) {
-    table = new Map()
+    table = new Int16Array(0x10000).fill(-1)
     const decoder = new TextDecoder(encoding)
-    for (let b = 255; b >= 0; b--) table.set(decoder.decode(new Uint8Array([b])).charCodeAt(0), b)
+    for (let b = 255; b >= 0; b--) table[decoder.decode(new Uint8Array([b])).charCodeAt(0)] = b
     singleByteTables.set(encoding, table)
   }
   return table
+}
+
+const QUESTION = 0x3f
+
+/**
+ * `text` in a set of one byte a character: a character the set does not have is `?`, once for
+ * the two halves of a pair (a character outside the Basic Multilingual Plane).
+ */
+function singleBytes(text: string, table: Int16Array): Uint8Array {
+  const out = new Uint8Array(text.length)
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) i++
+    }
+    const b = table[c]!
+    out[n++] = b < 0 ? QUESTION : b
+  }
+  return n === out.length ? out : out.slice(0, n)
 }
 
 function utf16(text: string, littleEndian: boolean): Uint8Array {
@@ -134,17 +187,43 @@ export function encodeText(
   encoding: string,
   rt: Passes = UNCOUNTED,
 ): Uint8Array {
+  const encode = encoderOf(command, encoding)
+  if (text.length <= PIECE) {
+    spend(rt, text.length)
+    return encode(text)
+  }
+  return madeAll(encodedPieces(text, encode), rt)
+}
+
+/** `encodeText` as steps (values/work.ts): a piece between two stops. */
+export function encodeSteps(
+  command: string,
+  text: string,
+  encoding: string,
+  rt: Passes = UNCOUNTED,
+): Work<Uint8Array> {
+  return madeSteps(encodeWork(command, text, encoding), rt)
+}
+
+/** `text` as bytes in the set `encoding`, the work a piece at a time (values/resumable.ts). */
+export function encodeWork(
+  command: string,
+  text: string,
+  encoding: string,
+): [Made<Uint8Array>, Resumable] {
+  return encodedPieces(text, encoderOf(command, encoding))
+}
+
+/** What writes a piece of text in the set `encoding`; a set nothing here writes raises 9415. */
+function encoderOf(command: string, encoding: string): (piece: string) => Uint8Array {
   if (encoding === 'utf-8') {
     const encoder = new TextEncoder()
-    return encodedByPieces(text, rt, (p) => encoder.encode(p))
+    return (p) => encoder.encode(p)
   }
-  if (encoding === 'utf-16le') return encodedByPieces(text, rt, (p) => utf16(p, true))
-  if (encoding === 'utf-16be') return encodedByPieces(text, rt, (p) => utf16(p, false))
+  if (encoding === 'utf-16le') return (p) => utf16(p, true)
+  if (encoding === 'utf-16be') return (p) => utf16(p, false)
   if (MULTI_BYTE.has(encoding))
     return invalid(command, 'charSet', `writing "${encoding}" is not supported here`)
   const table = singleByteTable(encoding)
-  const question = 0x3f
-  return encodedByPieces(text, rt, (p) =>
-    Uint8Array.from(p, (c) => table.get(c.charCodeAt(0)) ?? question),
-  )
+  return (p) => singleBytes(p, table)
 }

@@ -8,6 +8,7 @@ import {
   errorOf,
   numbers,
   run,
+  stepsTests,
   texts,
   underBudget,
   type BudgetCase,
@@ -245,9 +246,20 @@ describe('the budget', () => {
       '$c:=[]\nARRAY TO COLLECTION($c; $1)\nreturn $c.length',
       (n) => [longints(n)],
     ],
+    [
+      // A new array each run: the inserted elements, with 10 of its own.
+      'INSERT IN ARRAY',
+      'ARRAY LONGINT($b; 10)\n$b{10}:=7\nINSERT IN ARRAY($b; 2; $1)\n' +
+        'return [Size of array($b); $b{Size of array($b)}]',
+      (n) => [n],
+    ],
   ]
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops inside them. The ARRAY commands
+  // grow an array by FourDArray.resize, in one piece.
+  const DECLARATIONS = ['ARRAY TEXT', 'ARRAY LONGINT, resized', 'ARRAY REAL of rows']
+  stepsTests(CASES.filter(([name]) => !DECLARATIONS.includes(name)))
 
   it('a two-dimensional array is bounded by the elements of all its rows', () => {
     expect(errorOf('ARRAY LONGINT($a; 5000; 5000)').errCode).toBe(9439)

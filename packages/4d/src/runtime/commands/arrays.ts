@@ -10,12 +10,17 @@
  *
  * The commands that go through an array count each element (and `SORT ARRAY` each comparison) as
  * a pass of the budget's (context/budget.ts): one call over millions of elements ends at the
- * budget with 9410.
+ * budget with 9410. They are written as steps (values/work.ts): a call in slices stops inside
+ * them, and one that changes an array makes the new elements aside and puts them in place at its
+ * last step, so that no other request sees it half done, and a call the budget ends leaves it as
+ * it was.
  */
 import { toBool, toDate, toNum, toText, toTime } from '../convert/conversions.js'
-import { countedCompare, spend, type Passes } from '../values/passes.js'
+import { spend } from '../values/passes.js'
+import { sortSteps } from '../values/sort-steps.js'
+import { finish } from '../values/work.js'
 import { FourDError } from '../errors/fourd-error.js'
-import { eq, gt, lt } from '../ops/compare.js'
+import { gt, lt } from '../ops/compare.js'
 import { newObject } from '../values/kinds.js'
 import { Collection } from '../values/collection.js'
 import { withinLimit } from '../values/limits.js'
@@ -29,6 +34,16 @@ import {
 } from '../arguments/arguments.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { SYMBOLS } from '../arguments/symbols.js'
+import {
+  atOnce,
+  countIn,
+  countSteps,
+  findArgs,
+  findIn,
+  findSorted,
+  findSteps,
+  scanning,
+} from './array-scans.js'
 import type { CommandSpec } from './table.js'
 
 /** `ARRAY <TYPE>(array; size {; size2})`: a new array in the variable, or the one it holds resized. */
@@ -102,36 +117,6 @@ function pairs(command: string, rest: unknown[]): { array: FourDArray; property?
   return out
 }
 
-// A text with `@` elsewhere than at its end matches elements that need not be together.
-const scattered = (v: unknown): boolean => typeof v === 'string' && /@(?!$)/.test(v)
-
-/** `Find in sorted array`: found or not, and the first and last positions (or where to insert). */
-function findSorted(
-  rt: Passes,
-  a: FourDArray,
-  value: unknown,
-  descending: boolean,
-): [boolean, number, number] {
-  const items = a.items
-  let first = -1
-  let last = -1
-  for (let i = 1; i < items.length; i++) {
-    if (--rt.ticks < 0) rt.tick()
-    if (eq(items[i], value)) {
-      if (first < 0) first = i
-      last = i
-    }
-  }
-  if (first > 0) return [true, first, last]
-  if (a.type === 'Boolean' || a.type === 'Object' || scattered(value)) return [false, -1, -1]
-  let at = 1
-  while (at < items.length && (descending ? gt(items[at], value) : lt(items[at], value))) {
-    if (--rt.ticks < 0) rt.tick()
-    at++
-  }
-  return [false, at, at]
-}
-
 export const ARRAY_COMMANDS: readonly CommandSpec[] = [
   declare(222, 'Text'),
   declare(221, 'Longint'),
@@ -164,7 +149,7 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 227,
     name: 'INSERT IN ARRAY',
     signature: '(array: any; where: Integer; howMany?: Integer)',
-    impl: (rt, a, where, howMany) => {
+    ...scanning((_rt, [a, where, howMany]) => {
       const target = array('INSERT IN ARRAY', a)
       const n = optionalInteger('INSERT IN ARRAY', 'howMany', howMany, 1)
       // Past the end, the new elements are added at the end (insert-in-array.md).
@@ -172,23 +157,29 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
         Math.max(1, integerArg('INSERT IN ARRAY', 'where', where)),
         target.size + 1,
       )
-      if (n <= 0) return
+      if (n <= 0) return undefined
       withinLimit('elements', 'An array', target.size + n)
       // Made anew, each element a pass of the budget's, then put in place at once: an array the
       // budget ended is as it was. (A spread into `splice` overflows the stack past some 120,000.)
       const items = target.items
-      spend(rt, at)
-      const made = items.slice(0, at)
-      for (let i = 0; i < n; i++) {
-        if (--rt.ticks < 0) rt.tick()
-        made.push(target.blank())
+      // The elements before `at`, the new ones, the ones after: those of each block.
+      const made: unknown[] = []
+      const block = (k: number, end: number): number => {
+        for (let i = k, last = Math.min(end, at); i < last; i++) made.push(items[i])
+        for (let i = Math.max(k, at), last = Math.min(end, at + n); i < last; i++)
+          made.push(target.blank())
+        for (let i = Math.max(k, at + n); i < end; i++) made.push(items[i - n])
+        return -1
       }
-      for (let i = at; i < items.length; i++) {
-        if (--rt.ticks < 0) rt.tick()
-        made.push(items[i])
+      return {
+        from: 0,
+        to: items.length + n,
+        block,
+        done: () => {
+          target.items = made
+        },
       }
-      target.items = made
-    },
+    }),
   },
   {
     number: 228,
@@ -206,14 +197,11 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     name: 'Find in array',
     signature: '(array: any; value: any; start?: Integer): Integer',
     impl: (rt, a, value, start) => {
-      const items = array('Find in array', a).items
-      const from = Math.max(1, optionalInteger('Find in array', 'start', start, 1))
-      for (let i = from; i < items.length; i++) {
-        if (--rt.ticks < 0) rt.tick()
-        if (eq(items[i], value)) return i
-      }
-      return -1
+      const [items, from] = findArgs(a, start)
+      if (atOnce(rt, items.length - from)) return findIn(items, value, from, items.length)
+      return finish(findSteps(rt, items, from, value))
     },
+    steps: (rt, a, value, start) => findSteps(rt, ...findArgs(a, start), value),
   },
   {
     number: 907,
@@ -221,13 +209,10 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     signature: '(array: any; value: any): Integer',
     impl: (rt, a, value) => {
       const items = array('Count in array', a).items
-      let n = 0
-      for (let i = 1; i < items.length; i++) {
-        if (--rt.ticks < 0) rt.tick()
-        if (eq(items[i], value)) n++
-      }
-      return n
+      if (atOnce(rt, items.length - 1)) return countIn(items, value, 1, items.length)
+      return finish(countSteps(rt, items, value))
     },
+    steps: (rt, a, value) => countSteps(rt, array('Count in array', a).items, value),
   },
   {
     number: 1333,
@@ -235,23 +220,25 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     signature:
       '(array: any; value: any; order: any; posFirst?: Integer; posLast?: Integer): Boolean',
     writes: [3, 4],
-    impl: (rt, a, value, order, posFirst, posLast) => {
-      const [found, first, last] = findSorted(
-        rt,
+    ...scanning((_rt, [a, value, order, posFirst, posLast]) =>
+      findSorted(
         array('Find in sorted array', a),
         value,
         order === SYMBOLS['<'],
-      )
-      if (posFirst !== undefined) outArg('Find in sorted array', 'posFirst', posFirst).set(first)
-      if (posLast !== undefined) outArg('Find in sorted array', 'posLast', posLast).set(last)
-      return found
-    },
+        (found, first, last) => {
+          if (posFirst !== undefined)
+            outArg('Find in sorted array', 'posFirst', posFirst).set(first)
+          if (posLast !== undefined) outArg('Find in sorted array', 'posLast', posLast).set(last)
+          return found
+        },
+      ),
+    ),
   },
   {
     number: 229,
     name: 'SORT ARRAY',
     signature: '(...arrays: any)',
-    impl: (rt, ...args) => {
+    *steps(rt, ...args) {
       const last = args.at(-1)
       const descending = last === SYMBOLS['<']
       const arrays = (
@@ -262,13 +249,12 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
       if (first.columns !== undefined)
         return invalid('SORT ARRAY', 'array', 'a two-dimensional array cannot be sorted')
       const keys = first.items.slice(1)
-      const order = keys.map((_, i) => i)
+      const sign = descending ? -1 : 1
       const compare = (x: unknown, y: unknown): number => (lt(x, y) ? -1 : gt(x, y) ? 1 : 0)
-      order.sort(
-        countedCompare(
-          rt,
-          (i: number, j: number) => (descending ? -1 : 1) * compare(keys[i], keys[j]),
-        ),
+      const order = yield* sortSteps(
+        rt,
+        keys.map((_, i) => i),
+        (i, j) => sign * compare(keys[i], keys[j]),
       )
       for (const a of arrays) {
         const items = a.items.slice(1)
@@ -281,64 +267,112 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     name: 'COPY ARRAY',
     signature: '(source: any; destination: any)',
     writes: [1],
-    impl: (rt, source, destination) => {
-      outArg('COPY ARRAY', 'destination', destination).set(copyOf(rt, array('COPY ARRAY', source)))
-    },
+    ...scanning((rt, [source, destination]) => {
+      const out = outArg('COPY ARRAY', 'destination', destination)
+      const a = array('COPY ARRAY', source)
+      const items = a.items
+      // In pieces a block at a time; a row of a two-dimensional array copied whole, its elements
+      // counted. (A piece is a native slice: a loop of pushes took twice as long.)
+      const pieces: unknown[][] = []
+      const block = (i: number, end: number): number => {
+        const piece = items.slice(i, end)
+        if (a.columns !== undefined)
+          for (let k = 0; k < piece.length; k++) {
+            const row = piece[k]
+            if (!(row instanceof FourDArray)) continue
+            spend(rt, row.items.length)
+            piece[k] = copyOfRow(row)
+          }
+        pieces.push(piece)
+        return -1
+      }
+      return {
+        from: 0,
+        to: items.length,
+        block,
+        done: () => {
+          const copy = new FourDArray(a.type, a.columns, 0)
+          copy.items = joined(pieces)
+          out.set(copy)
+        },
+      }
+    }),
   },
   {
     number: 1562,
     name: 'COLLECTION TO ARRAY',
     signature: '(collection: Collection; array: any; ...more: any)',
-    impl: (rt, c, ...rest) => {
+    ...scanning((_rt, [c, ...rest]) => {
       const items = collectionArg('COLLECTION TO ARRAY', 'collection', c).items
-      for (const { array: a, property } of pairs('COLLECTION TO ARRAY', rest)) {
-        a.resize(0)
-        for (const item of items) {
-          if (--rt.ticks < 0) rt.tick()
-          const v =
-            property === undefined || property === ''
-              ? item
-              : typeof item === 'object' && item !== null && !(item instanceof Collection)
-                ? (item as Record<string, unknown>)[property]
-                : undefined
-          a.items.push(fromCollection(a, v))
+      const list = pairs('COLLECTION TO ARRAY', rest)
+      // Each array's elements made aside (an array after the other), then all put in place.
+      const made = list.map(({ array: a }) => [a.items[0]])
+      const n = items.length
+      // The positions go through the pairs in turn: `n` a pair.
+      const block = (k: number, end: number): number => {
+        for (let p = Math.floor(k / n); p * n < end; p++) {
+          const { array: a, property } = list[p]!
+          const values = made[p]!
+          for (let i = Math.max(k, p * n) - p * n, last = Math.min(end - p * n, n); i < last; i++) {
+            const item = items[i]
+            const v =
+              property === undefined || property === ''
+                ? item
+                : typeof item === 'object' && item !== null && !(item instanceof Collection)
+                  ? (item as Record<string, unknown>)[property]
+                  : undefined
+            values.push(fromCollection(a, v))
+          }
         }
+        return -1
       }
-    },
+      return {
+        from: 0,
+        to: n * list.length,
+        block,
+        done: () => list.forEach(({ array: a }, p) => (a.items = made[p]!)),
+      }
+    }),
   },
   {
     number: 1563,
     name: 'ARRAY TO COLLECTION',
     signature: '(collection: Collection; array: any; ...more: any)',
-    impl: (rt, c, ...rest) => {
+    ...scanning((_rt, [c, ...rest]) => {
       const collection = collectionArg('ARRAY TO COLLECTION', 'collection', c)
       const list = pairs('ARRAY TO COLLECTION', rest)
       const length = Math.max(...list.map((p) => p.array.size))
       const items: unknown[] = []
-      for (let i = 1; i <= length; i++) {
-        if (--rt.ticks < 0) rt.tick()
-        if (list.length === 1 && list[0]!.property === undefined) {
-          items.push(list[0]!.array.items[i] ?? null)
-          continue
+      const block = (i: number, end: number): number => {
+        for (; i < end; i++) {
+          if (list.length === 1 && list[0]!.property === undefined) {
+            items.push(list[0]!.array.items[i] ?? null)
+            continue
+          }
+          const o = newObject()
+          for (const { array: a, property } of list)
+            if (i <= a.size) o[property ?? ''] = a.items[i] ?? null
+          items.push(o)
         }
-        const o = newObject()
-        for (const { array: a, property } of list)
-          if (i <= a.size) o[property ?? ''] = a.items[i] ?? null
-        items.push(o)
+        return -1
       }
       // Replaced once all are made (a spread into `push` overflows the stack on a large array).
-      collection.items.length = 0
-      for (const v of items) collection.items.push(v)
-    },
+      const done = (): void => {
+        collection.items.length = 0
+        for (const v of items) collection.items.push(v)
+      }
+      return { from: 1, to: length + 1, block, done }
+    }),
   },
 ]
 
-/** A new array with the same elements (the rows of a two-dimensional one copied too). */
-function copyOf(rt: Passes, a: FourDArray): FourDArray {
-  const copy = new FourDArray(a.type, a.columns, 0)
-  copy.items = a.items.map((v) => {
-    if (--rt.ticks < 0) rt.tick()
-    return v instanceof FourDArray ? copyOf(rt, v) : v
-  })
+/** The pieces made a block at a time, one after the other. */
+const joined = (pieces: unknown[][]): unknown[] =>
+  pieces.length === 1 ? pieces[0]! : ([] as unknown[]).concat(...pieces)
+
+/** A row of a two-dimensional array copied. */
+function copyOfRow(row: FourDArray): FourDArray {
+  const copy = new FourDArray(row.type, row.columns, 0)
+  copy.items = row.items.slice()
   return copy
 }

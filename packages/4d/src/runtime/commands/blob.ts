@@ -13,8 +13,10 @@
  * Reading past the end of a BLOB, which the pages call "unpredictable", raises 9415.
  *
  * The budget (context/budget.ts): a conversion between text and bytes counts each piece it
- * converts (charsets.ts); a command that copies bytes (one native copy of up to the bound of a
- * BLOB's size, tens of milliseconds) counts them before it starts.
+ * converts (charsets.ts), and gives way between two pieces, where a call in slices may stop
+ * (values/resumable.ts, values/work.ts), the variable it writes written once it is done; a command
+ * that copies bytes (one native copy of up to the bound of a BLOB's size, tens of milliseconds)
+ * counts them before it starts.
  */
 import { BlobObject, blobBytes, blobObject } from '../values/blob-object.js'
 import {
@@ -26,9 +28,17 @@ import {
   withoutStar,
   wrongType,
 } from '../arguments/arguments.js'
-import { charsetOf, decodeText, encodeText } from '../arguments/charsets.js'
+import {
+  charsetOf,
+  decodeSteps,
+  decodeWork,
+  encodeSteps,
+  encodeWork,
+} from '../arguments/charsets.js'
 import { spend, type Passes } from '../values/passes.js'
+import type { Work } from '../values/work.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
+import { byWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
 import { withinLimit } from '../values/limits.js'
 
@@ -89,6 +99,23 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
+/** Where a reading starts: the offset variable's place (0 without one), and the variable. */
+function readAt(command: string, offsetArg: unknown): [number, OutParameter | undefined] {
+  const offset = offsetArg === undefined ? undefined : outArg(command, 'offset', offsetArg)
+  return [offset === undefined ? 0 : integerArg(command, 'offset', offset.get()), offset]
+}
+
+/** The `n` bytes at `at` (-1: a place the BLOB does not have); past the end of the BLOB raises. */
+function taken(command: string, bytes: Uint8Array, at: number, n: number): Uint8Array {
+  if (n < 0 || at + n > bytes.length)
+    return invalid(
+      command,
+      'offset',
+      `${at} reads past the end of the BLOB (${bytes.length} bytes)`,
+    )
+  return bytes.subarray(at, at + n)
+}
+
 /** Reads `size` bytes at the offset variable's place (0 without one), and advances it. */
 function readBytes(
   command: string,
@@ -96,17 +123,10 @@ function readBytes(
   offsetArg: unknown,
   size: (at: number) => number,
 ): Uint8Array {
-  const offset = offsetArg === undefined ? undefined : outArg(command, 'offset', offsetArg)
-  const at = offset === undefined ? 0 : integerArg(command, 'offset', offset.get())
-  const n = at < 0 || at > bytes.length ? -1 : size(at)
-  if (n < 0 || at + n > bytes.length)
-    return invalid(
-      command,
-      'offset',
-      `${at} reads past the end of the BLOB (${bytes.length} bytes)`,
-    )
-  offset?.set(at + n)
-  return bytes.subarray(at, at + n)
+  const [at, offset] = readAt(command, offsetArg)
+  const read = taken(command, bytes, at, at < 0 || at > bytes.length ? -1 : size(at))
+  offset?.set(at + read.length)
+  return read
 }
 
 // ---- Numbers ----
@@ -212,13 +232,13 @@ function textFormat(command: string, v: unknown) {
   return TEXT_FORMATS[code] ?? invalid(command, 'textFormat', `${code} is not a text format`)
 }
 
-function textToBytes(rt: Passes, text: string, format: (typeof TEXT_FORMATS)[number]): Uint8Array {
-  let body = encodeText('TEXT TO BLOB', text, format.charset, rt)
+/** A text's bytes with what the format writes before or after them. */
+function withPrefix(text: Uint8Array, format: (typeof TEXT_FORMATS)[number]): Uint8Array {
   const { prefix } = format
-  if (prefix === 'C') return concat(body, new Uint8Array(1))
-  if (prefix === 0) return body
+  if (prefix === 'C') return concat(text, new Uint8Array(1))
+  if (prefix === 0) return text
   // A Pascal string holds 255 bytes at most.
-  if (prefix === 1) body = body.subarray(0, 255)
+  const body = prefix === 1 ? text.subarray(0, 255) : text
   const head = new Uint8Array(prefix)
   const view = new DataView(head.buffer)
   if (prefix === 1) view.setUint8(0, body.length)
@@ -227,37 +247,56 @@ function textToBytes(rt: Passes, text: string, format: (typeof TEXT_FORMATS)[num
   return concat(head, body)
 }
 
-function blobToText(rt: Passes, args: readonly unknown[]): string {
+/**
+ * `BLOB to text`: the bytes of the text at the offset's place as the format says, read in its
+ * set. The offset variable is advanced at the last step.
+ */
+function* blobToText(rt: Passes, args: readonly unknown[]): Work<string> {
   const command = 'BLOB to text'
   const bytes = bytesArg(command, args[0])
-  const format = textFormat(command, args[1])
-  const { prefix, charset } = format
+  const { prefix, charset } = textFormat(command, args[1])
+  const length =
+    prefix !== 0 || args[3] === undefined ? undefined : integerArg(command, 'textLength', args[3])
+  const [at, offset] = readAt(command, args[2])
+  const n =
+    at < 0 || at > bytes.length ? -1 : yield* textSize(rt, bytes, at, prefix, length, charset)
+  const read = taken(command, bytes, at, n)
+  const zero = prefix === 'C' ? read.indexOf(0) : -1
+  const body = prefix === 'C' ? read.subarray(0, zero < 0 ? n : zero) : read.subarray(prefix)
+  const text = yield* decodeSteps(body, charset, rt)
+  offset?.set(at + n)
+  return text
+}
+
+/**
+ * The bytes `BLOB to text` reads at `at` (-1: a length past the BLOB's end): up to a zero, a
+ * length and the bytes it says, or without one `textLength` characters (their bytes found by
+ * reading the rest and writing them again) or the rest.
+ */
+function* textSize(
+  rt: Passes,
+  bytes: Uint8Array,
+  at: number,
+  prefix: (typeof TEXT_FORMATS)[number]['prefix'],
+  length: number | undefined,
+  charset: string,
+): Work<number> {
   if (prefix === 'C') {
-    const text = readBytes(command, bytes, args[2], (at) => {
-      const end = bytes.indexOf(0, at)
-      return end < 0 ? bytes.length - at : end - at + 1
-    })
-    const end = text.indexOf(0)
-    return decodeText(end < 0 ? text : text.subarray(0, end), charset, rt)
+    const end = bytes.indexOf(0, at)
+    return end < 0 ? bytes.length - at : end - at + 1
   }
   if (prefix !== 0) {
-    const read = readBytes(command, bytes, args[2], (at) => {
-      if (at + prefix > bytes.length) return -1
-      const view = new DataView(bytes.buffer, bytes.byteOffset + at, prefix)
-      const n =
-        prefix === 1 ? view.getUint8(0) : prefix === 2 ? view.getUint16(0) : view.getUint32(0)
-      return prefix + n
-    })
-    return decodeText(read.subarray(prefix), charset, rt)
+    if (at + prefix > bytes.length) return -1
+    const view = new DataView(bytes.buffer, bytes.byteOffset + at, prefix)
+    return (
+      prefix +
+      (prefix === 1 ? view.getUint8(0) : prefix === 2 ? view.getUint16(0) : view.getUint32(0))
+    )
   }
-  // Without length: `textLength` characters, or the rest of the BLOB.
-  const length = args[3] === undefined ? undefined : integerArg(command, 'textLength', args[3])
-  const read = readBytes(command, bytes, args[2], (at) => {
-    if (length === undefined) return bytes.length - at
-    const text = decodeText(bytes.subarray(at), charset, rt).slice(0, Math.max(0, length))
-    return encodeText(command, text, charset, rt).length
-  })
-  return decodeText(read, charset, rt)
+  if (length === undefined) return bytes.length - at
+  const rest = yield* decodeSteps(bytes.subarray(at), charset, rt)
+  return (yield* encodeSteps('BLOB to text', rest.slice(0, Math.max(0, length)), charset, rt))
+    .length
 }
 
 /** Assigns bytes made anew to a variable: a 4D.Blob to one that holds an object or Null. */
@@ -341,18 +380,22 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     name: 'TEXT TO BLOB',
     signature: '(text: Text; blob: any; textFormat?: Integer; offsetOrStar?: any)',
     writes: [1, 3],
-    impl: (rt, ...all) => {
+    ...byWork((_rt, ...all) => {
       const { args } = withoutStar(all)
       const text = textArg('TEXT TO BLOB', 'text', args[0])
-      writeBytes('TEXT TO BLOB', all, textToBytes(rt, text, textFormat('TEXT TO BLOB', args[2])))
-    },
+      const format = textFormat('TEXT TO BLOB', args[2])
+      const [bytes, work] = encodeWork('TEXT TO BLOB', text, format.charset)
+      // The BLOB variable is written once the work is done: a call the budget ends leaves it as
+      // it was.
+      return { work, done: () => writeBytes('TEXT TO BLOB', all, withPrefix(bytes.value, format)) }
+    }),
   },
   {
     number: 555,
     name: 'BLOB to text',
     signature: '(blob: any; textFormat: Integer; offset?: any; textLength?: Integer): Text',
     writes: [2],
-    impl: (rt, ...args) => blobToText(rt, args),
+    steps: (rt, ...args) => blobToText(rt, args),
   },
   ...numberCommands(
     INTEGER,
@@ -369,19 +412,22 @@ export const BLOB_COMMANDS: readonly CommandSpec[] = [
     number: 1012,
     name: 'Convert to text',
     signature: '(blob: any; charSet: any): Text',
-    impl: (rt, blob, charSet) =>
-      decodeText(bytesArg('Convert to text', blob), charsetOf('Convert to text', charSet), rt),
+    ...byWork((_rt, blob, charSet) => {
+      const bytes = bytesArg('Convert to text', blob)
+      const [text, work] = decodeWork(bytes, charsetOf('Convert to text', charSet))
+      return { work, done: () => text.value }
+    }),
   },
   {
     number: 1011,
     name: 'CONVERT FROM TEXT',
     signature: '(text: Text; charSet: any; convertedBLOB: any)',
     writes: [2],
-    impl: (rt, text, charSet, blob) => {
+    ...byWork((_rt, text, charSet, blob) => {
       const command = 'CONVERT FROM TEXT'
       const charset = charsetOf(command, charSet)
-      const bytes = encodeText(command, textArg(command, 'text', text), charset, rt)
-      putBlob(outArg(command, 'convertedBLOB', blob), bytes)
-    },
+      const [bytes, work] = encodeWork(command, textArg(command, 'text', text), charset)
+      return { work, done: () => putBlob(outArg(command, 'convertedBLOB', blob), bytes.value) }
+    }),
   },
 ]

@@ -5,9 +5,11 @@ import { Collection } from '../values/collection.js'
 import {
   budgetTests,
   errorOf,
+  inSteps,
   numbers,
   plain,
   run,
+  stepsTests,
   underBudget,
   type BudgetCase,
 } from './run.fixture.js'
@@ -72,6 +74,21 @@ describe('the budget', () => {
   ]
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops between two values or pieces.
+  stepsTests(CASES)
+
+  it('JSON Parse of 20 MB (what a client may post) stops many times in a call in slices', () => {
+    // Long texts, quotes escaped in them: few values, so that the test stays short, and a scan
+    // that goes through every character of the text.
+    const item = 'abcdefghi"'.repeat(1_000)
+    const text = JSON.stringify(Array.from({ length: 1_900 }, (_, i) => `${item}${i}`))
+    expect(text.length).toBeGreaterThan(20_000_000)
+    const { value, stops } = inSteps('$v:=JSON Parse($1)\nreturn [$v.length; $v[1899]]', [text])
+    expect(value).toEqual([1_900, `${item}1899`])
+    // A stop at least every 256K characters (the scan of 64K counts 1,024 passes, the parse of a
+    // piece of 64K as many): 80 for the text, not counting those of the pieces.
+    expect(stops).toBeGreaterThanOrEqual(80)
+  })
 
   it('JSON Parse still answers a text that is not JSON with its error, which Try catches', () => {
     const code = '$r:=Try(JSON Parse("{nope"))\nreturn Last errors[0].errCode'

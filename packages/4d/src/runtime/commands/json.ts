@@ -11,16 +11,17 @@
  * is not JSON raises an error, as 4D's parsing error does.
  *
  * Both count their work as passes of the budget's (context/budget.ts): each value written or
- * made, and the pieces of a long text parsed one after the other (convert/parse-json.ts).
+ * made, and the pieces of a long text parsed one after the other (convert/parse-json.ts). Both are
+ * written as steps (values/work.ts): a call in slices may stop between two values or pieces, and a
+ * client that posts 50 MB of JSON holds no other for the time it takes to parse.
  */
-import type { Passes } from '../values/passes.js'
 import { toNum } from '../convert/conversions.js'
-import { fromJSON, stringify } from '../convert/json.js'
-import { parseJSON } from '../convert/parse-json.js'
+import { fromJSON, fromJSONSteps, stringify, stringifySteps } from '../convert/json.js'
+import { parseJSON, parseSteps } from '../convert/parse-json.js'
 import { FourDError } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
-import { isPlainObject, newObject } from '../values/kinds.js'
+import { isPlainObject } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { TimeValue } from '../values/time-value.js'
 import { integerArg, invalid, isStar, textArg } from '../arguments/arguments.js'
@@ -28,18 +29,19 @@ import type { CommandSpec } from './table.js'
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/
 
-/** A value of JSON made a 4D value, `YYYY-MM-DD` texts dates. */
-function withDates(v: unknown, rt: Passes): unknown {
-  if (--rt.ticks < 0) rt.tick()
-  if (typeof v === 'string') return ISO_DAY.test(v) ? DateValue.fromISO(v) : v
-  if (v instanceof Collection) return new Collection(v.items.map((item) => withDates(item, rt)))
-  if (isPlainObject(v)) {
-    const o = newObject()
-    for (const key of Object.keys(v)) o[key] = withDates(v[key], rt)
-    return o
-  }
-  return v
+/** A value of JSON (neither an array nor an object) made a 4D value: a `YYYY-MM-DD` text a date. */
+const dated = (v: unknown): unknown =>
+  typeof v === 'string' && ISO_DAY.test(v) ? DateValue.fromISO(v) : v
+
+/** What `JSON Parse` raises for a text that is not JSON (9415); the budget's end (9410) goes on. */
+function notJSON(e: unknown): never {
+  if (FourDError.is(e)) throw e
+  return invalid('JSON Parse', 'jsonString', e instanceof Error ? e.message : String(e))
 }
+
+/** The value `JSON Parse` gives: as parsed, or converted to the type asked. */
+const typed = (parsed: unknown, type: unknown): unknown =>
+  type === undefined || isStar(type) ? parsed : convertTo('JSON Parse', parsed, type)
 
 /** A text of a date, an ISO date-time read in the host's time zone (`…Z` is GMT). */
 function dateOf(v: unknown): DateValue {
@@ -99,23 +101,29 @@ export const JSON_COMMANDS: readonly CommandSpec[] = [
     name: 'JSON Stringify',
     signature: '(value: any; star?: any): Text',
     impl: (rt, v, star) => stringify(v, isStar(star), rt),
+    steps: (rt, v, star) => stringifySteps(v, isStar(star), rt),
   },
   {
     number: 1218,
     name: 'JSON Parse',
     signature: '(jsonString: Text; type?: any; star?: any): any',
     impl: (rt, text, type) => {
-      const s = textArg('JSON Parse', 'jsonString', text)
       let json: unknown
       try {
-        json = parseJSON(s, rt)
+        json = parseJSON(textArg('JSON Parse', 'jsonString', text), rt)
       } catch (e) {
-        // Not JSON (9415); the budget's end (9410) goes on.
-        if (FourDError.is(e)) throw e
-        return invalid('JSON Parse', 'jsonString', e instanceof Error ? e.message : String(e))
+        return notJSON(e)
       }
-      const parsed = withDates(fromJSON(json, rt), rt)
-      return type === undefined || isStar(type) ? parsed : convertTo('JSON Parse', parsed, type)
+      return typed(fromJSON(json, rt, dated), type)
+    },
+    steps: function* (rt, text, type) {
+      let json: unknown
+      try {
+        json = yield* parseSteps(textArg('JSON Parse', 'jsonString', text), rt)
+      } catch (e) {
+        return notJSON(e)
+      }
+      return typed(yield* fromJSONSteps(json, rt, dated), type)
     },
   },
   { number: 1478, name: 'JSON Resolve pointers', notRunnable: 'pointers' },

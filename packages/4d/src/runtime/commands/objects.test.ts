@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest'
 import { objectOf } from '../ops/literals.js'
 import { Collection } from '../values/collection.js'
-import { errorOf, run, underBudget } from './run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  run,
+  stepsTests,
+  underBudget,
+  type BudgetCase,
+} from './run.fixture.js'
 
 describe('New object, New shared object, New collection, New shared collection', () => {
   it('make plain and shared values; a property name must be a text', () => {
@@ -208,6 +215,27 @@ describe('the budget', () => {
       expect(underBudget(`return ${command}($1).length`, [o], 1e9)).toEqual({ value: 100_000 })
     },
   )
+
+  const properties = (n: number): Record<string, unknown> => {
+    const o = objectOf()
+    for (let i = 0; i < n; i++) o[`k${i}`] = i
+    return o
+  }
+  const CASES: BudgetCase[] = [
+    ['OB Copy', 'return OB Copy($1).c.length', (n) => [holding(n)]],
+    ['OB Copy ck shared', 'return OB Copy($1; ck shared).c.length', (n) => [holding(n)]],
+    ['OB Keys', 'return OB Keys($1).length', (n) => [properties(n)]],
+    ['OB Values', 'return OB Values($1).length', (n) => [properties(n)]],
+    ['OB Entries', 'return OB Entries($1).length', (n) => [properties(n)]],
+    [
+      'OB GET PROPERTY NAMES',
+      'ARRAY TEXT($names; 0)\nOB GET PROPERTY NAMES($1; $names)\nreturn Size of array($names)',
+      (n) => [properties(n)],
+    ],
+  ]
+  budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops between two values or properties.
+  stepsTests(CASES)
 
   it('OB Copy gives what it gives without a budget', () => {
     const code = 'return OB Copy($1; ck shared)'

@@ -21,8 +21,8 @@ import { raise } from '../errors/fourd-error.js'
 import { collectionOf, objectOf } from '../ops/literals.js'
 import { get, set } from '../ops/members.js'
 import { classOf, classOfValue, ClassObject } from '../context/class-object.js'
-import type { Passes } from '../values/passes.js'
-import { deepCopy } from '../context/deep-copy.js'
+import { DONE, runAll, type Resumable } from '../values/resumable.js'
+import { copySteps, deepCopy } from '../context/deep-copy.js'
 import { isShared, markShared } from '../values/shared.js'
 import { Collection } from '../values/collection.js'
 import { isJsonHost, TO_JSON } from '../values/host.js'
@@ -32,6 +32,7 @@ import { convertTo } from './json.js'
 import { isOutParameter, outArg, type OutParameter } from '../arguments/out-parameter.js'
 import { FourDArray, type ArrayType } from '../arrays/four-d-array.js'
 import { valueType } from './language.js'
+import { byWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
 
 const SHARED = 2
@@ -57,16 +58,46 @@ export function ownData(v: object): Record<string, unknown> {
 const maybeObject = (command: string, v: unknown): object | undefined =>
   v === undefined || v === null ? undefined : objectArg(command, 'object', v)
 
-// Each property a pass of the budget's (context/budget.ts); `Object.keys` is one native call.
-function entries(rt: Passes, command: string, v: unknown): [string, unknown][] {
+/**
+ * `made(key, value)` of each property of an object (none for Undefined or Null), in the array
+ * given back once the work is done: each property a pass of the budget's (context/budget.ts),
+ * where the work gives way (values/resumable.ts). `Object.keys` is one native call.
+ */
+function entries<T>(
+  command: string,
+  v: unknown,
+  made: (key: string, value: unknown) => T,
+): [T[], Resumable] {
+  const out: T[] = []
   const o = maybeObject(command, v)
-  if (o === undefined) return []
+  if (o === undefined) return [out, DONE]
   const data = ownData(o)
-  return Object.keys(data).map((k) => {
-    if (--rt.ticks < 0) rt.tick()
-    return [k, data[k]]
-  })
+  const keys = Object.keys(data)
+  const work: Resumable = (rt) => {
+    for (let i = out.length; i < keys.length; i++) {
+      if (--rt.ticks < 0) return false
+      out.push(made(keys[i]!, data[keys[i]!]))
+    }
+    return true
+  }
+  return [out, work]
 }
+
+/** A command that gives a collection of what `made` makes of each property. */
+const ofProperties = (command: string, made: (key: string, value: unknown) => unknown) =>
+  byWork((_rt, v) => {
+    const [out, work] = entries(command, v, made)
+    return { work, done: () => new Collection(out) }
+  })
+
+/** `OB Copy`'s `shared`: whether the option asks `ck shared`. */
+function copyShared(v: unknown, option: unknown): boolean {
+  objectArg('OB Copy', 'object', v)
+  // `OB Copy(object; *)` resolves pointers (there are none here); an option may ask `ck shared`.
+  return !isStar(option) && (optionalInteger('OB Copy', 'option', option, 0) & SHARED) !== 0
+}
+
+const pair = (k: string, x: unknown): [string, unknown] => [k, x]
 
 /**
  * The object `OB SET` writes: the one given, or, for a variable the compiler passes as an
@@ -135,32 +166,29 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1719,
     name: 'OB Keys',
     signature: '(object: Object): Collection',
-    impl: (rt, v) => new Collection(entries(rt, 'OB Keys', v).map(([k]) => k)),
+    ...ofProperties('OB Keys', (k) => k),
   },
   {
     number: 1718,
     name: 'OB Values',
     signature: '(object: Object): Collection',
-    impl: (rt, v) => new Collection(entries(rt, 'OB Values', v).map(([, x]) => x)),
+    ...ofProperties('OB Values', (_, x) => x),
   },
   {
     number: 1720,
     name: 'OB Entries',
     signature: '(object: Object): Collection',
-    impl: (rt, v) =>
-      new Collection(entries(rt, 'OB Entries', v).map(([k, x]) => objectOf('key', k, 'value', x))),
+    ...ofProperties('OB Entries', (k, x) => objectOf('key', k, 'value', x)),
   },
   {
     number: 1225,
     name: 'OB Copy',
     signature: '(object: Object; option?: any; groupWith?: any): Object',
-    impl: (rt, v, option) => {
+    impl: (rt, v, option) =>
+      v === undefined || v === null ? null : deepCopy(v, copyShared(v, option), rt),
+    steps: function* (rt, v, option) {
       if (v === undefined || v === null) return null
-      objectArg('OB Copy', 'object', v)
-      // `OB Copy(object; *)` resolves pointers (there are none here); an option may ask `ck shared`.
-      const shared =
-        !isStar(option) && (optionalInteger('OB Copy', 'option', option, 0) & SHARED) !== 0
-      return deepCopy(v, shared, rt)
+      return yield* copySteps(v, copyShared(v, option), rt)
     },
   },
   {
@@ -197,7 +225,11 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     number: 1297,
     name: 'OB Is empty',
     signature: '(object: Object): Boolean',
-    impl: (rt, v) => entries(rt, 'OB Is empty', v).length === 0,
+    impl: (rt, v) => {
+      const [found, work] = entries('OB Is empty', v, pair)
+      runAll(work, rt)
+      return found.length === 0
+    },
   },
   {
     number: 1759,
@@ -270,14 +302,18 @@ export const OBJECT_COMMANDS: readonly CommandSpec[] = [
     name: 'OB GET PROPERTY NAMES',
     signature: '(object: Object; arrProperties: any; arrTypes?: any)',
     writes: [1, 2],
-    impl: (rt, v, names, types) => {
-      const found = entries(rt, 'OB GET PROPERTY NAMES', v)
-      filled(outArg('OB GET PROPERTY NAMES', 'arrProperties', names), 'Text', found, ([k]) => k)
-      if (types !== undefined)
-        filled(outArg('OB GET PROPERTY NAMES', 'arrTypes', types), 'Longint', found, ([, x]) =>
-          valueType(x),
-        )
-    },
+    // The arrays are filled at the last step: a call the budget ends leaves them as they were.
+    ...byWork((_rt, v, names, types) => {
+      const [found, work] = entries('OB GET PROPERTY NAMES', v, pair)
+      const done = (): void => {
+        filled(outArg('OB GET PROPERTY NAMES', 'arrProperties', names), 'Text', found, ([k]) => k)
+        if (types !== undefined)
+          filled(outArg('OB GET PROPERTY NAMES', 'arrTypes', types), 'Longint', found, ([, x]) =>
+            valueType(x),
+          )
+      }
+      return { work, done }
+    }),
   },
   { number: 1229, name: 'OB GET ARRAY', notRunnable: 'arrays' },
   { number: 1227, name: 'OB SET ARRAY', notRunnable: 'arrays' },

@@ -144,11 +144,16 @@ export function budgetTests(cases: readonly BudgetCase[], options: BudgetOptions
 /**
  * What `code` gives with `args` as a call in slices runs it (its generator, driven to its end
  * under a budget too large to end it), made plain, and how many times it stopped, where a slice
- * may end.
+ * may end; `options.methods`, the project methods beside it, compiled as steps too.
  */
-export function inSteps(code: string, args: readonly unknown[]): { value: unknown; stops: number } {
+export function inSteps(
+  code: string,
+  args: readonly unknown[],
+  options: Pick<Run4dOptions, 'methods'> = {},
+): { value: unknown; stops: number } {
   let stops = 0
   const value = run4d(code, args, {
+    ...options,
     emit: { steps: true, budget: true, lines: false },
     runtime: { budget: steppingBudget(1e9) },
     stopped: () => stops++,

@@ -13,9 +13,10 @@
  * OutParameters (arguments/out-parameter.ts; 0 when nothing is found); a plain value there raises "cannot
  * run here", never a silent 0. Arrays for the groups of `Match regex` do not run here.
  */
-import { spend, type Passes } from '../values/passes.js'
+import { spend } from '../values/passes.js'
+import { andThen, DONE, type Resumable } from '../values/resumable.js'
 import { toNum } from '../convert/conversions.js'
-import { textToNumber } from '../convert/num-text.js'
+import { numberSteps, textToNumber } from '../convert/num-text.js'
 import { Collection } from '../values/collection.js'
 import { limits, splitWithin, withinLimit } from '../values/limits.js'
 import {
@@ -29,9 +30,10 @@ import {
 import { stringOf } from './format/string-command.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
+import { byWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
 import { byPieces, piecesSteps } from './text-pieces.js'
-import { findText, KEYS, keyOfOptions, matchesOf } from './text-search.js'
+import { KEYS, keyOfOptions, searching } from './text-search.js'
 
 const MARKS = /\p{M}/gu
 const withoutAccents = (s: string): string => s.normalize('NFD').replace(MARKS, '').normalize('NFC')
@@ -48,49 +50,110 @@ const lower =
 const IGNORE_EMPTY = 1
 const TRIM_SPACES = 2
 
-// The texts keyed a piece at a time, each piece counted (text-pieces.ts); ICU's comparison is one
-// native call, its length counted before.
-function compareStrings(rt: Passes, a: string, b: string, options: number | undefined): number {
-  if (options === undefined) {
-    const x = byPieces(rt, a, KEYS.folded)
-    const y = byPieces(rt, b, KEYS.folded)
-    return x < y ? -1 : x > y ? 1 : 0
-  }
+const order = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
+
+type Sensitivity = Intl.CollatorOptions['sensitivity']
+
+/**
+ * How `Compare strings` compares two texts with its options: by their keys, made a piece at a
+ * time (text-pieces.ts), or by ICU's collation with a sensitivity (one native call, its length
+ * counted before).
+ */
+type Comparison =
+  { readonly key: (piece: string) => string } | { readonly sensitivity: Sensitivity }
+
+function comparison(options: number | undefined): Comparison {
+  if (options === undefined) return { key: KEYS.folded }
   const { key } = keyOfOptions(options)
-  if ((options & 1) !== 0) {
-    const keyed = (p: string): string => [...p].map(key).join('')
-    const x = byPieces(rt, a, keyed)
-    const y = byPieces(rt, b, keyed)
-    return x < y ? -1 : x > y ? 1 : 0
-  }
+  if ((options & 1) !== 0) return { key: (p) => [...p].map(key).join('') }
   const ci = (options & 2) !== 0
   const di = (options & 4) !== 0
-  const sensitivity = ci && di ? 'base' : ci ? 'accent' : di ? 'case' : 'variant'
-  spend(rt, a.length + b.length)
-  return Math.sign(new Intl.Collator('en', { sensitivity }).compare(a, b))
+  return { sensitivity: ci && di ? 'base' : ci ? 'accent' : di ? 'case' : 'variant' }
+}
+
+/** `Compare strings`' arguments: the two texts and how they are compared. */
+const compareArgs = (a: unknown, b: unknown, options: unknown): [string, string, Comparison] => [
+  textArg('Compare strings', 'aString', a),
+  textArg('Compare strings', 'bString', b),
+  comparison(options === undefined ? undefined : integerArg('Compare strings', 'options', options)),
+]
+
+const collate = (a: string, b: string, sensitivity: Sensitivity): number =>
+  Math.sign(new Intl.Collator('en', { sensitivity }).compare(a, b))
+
+/**
+ * `text.split(separator)` (its parts in `parts` once done), each part a pass of the budget's
+ * (millions of parts take seconds) and a place to give way, and refused (9439) past the bound of
+ * elements as `splitWithin` refuses it. An empty separator (a part a character) is one native
+ * split, its length counted before.
+ */
+function splitting(text: string, separator: string): [{ parts: string[] }, Resumable] {
+  const split = { parts: [] as string[] }
+  if (separator === '') {
+    let counted = false
+    return [
+      split,
+      (rt) => {
+        if (!counted) {
+          counted = true
+          // Counted before it starts: past the budget, it does not.
+          if ((rt.ticks -= text.length) < 0) return false
+        }
+        split.parts = splitWithin(text, separator)
+        return true
+      },
+    ]
+  }
+  const max = limits().elements
+  const parts = split.parts
+  let from = 0
+  let at = text.indexOf(separator)
+  return [
+    split,
+    (rt) => {
+      for (; at >= 0; at = text.indexOf(separator, from)) {
+        if (--rt.ticks < 0) return false
+        if (parts.length + 1 >= max) withinLimit('elements', 'A collection', parts.length + 2)
+        parts.push(text.slice(from, at))
+        from = at + separator.length
+      }
+      parts.push(text.slice(from))
+      return true
+    },
+  ]
+}
+
+/** Each part trimmed (in the array given back, once done), each a pass of the budget's. */
+function trimming(parts: readonly string[]): [string[], Resumable] {
+  const out: string[] = []
+  return [
+    out,
+    (rt) => {
+      for (let i = out.length; i < parts.length; i++) {
+        if (--rt.ticks < 0) return false
+        out.push(parts[i]!.trim())
+      }
+      return true
+    },
+  ]
 }
 
 /**
- * `text.split(separator)`, each part a pass of the budget's (millions of parts take seconds), and
- * refused (9439) past the bound of elements as `splitWithin` refuses it. An empty separator (a
- * part a character) is one native split, its length counted before.
+ * `Num(expression {; separatorOrBase})`: a text in a base is one native call; a text with a
+ * separator goes to `text` (convert/num-text.ts: at once, or as steps); anything else converts.
  */
-function splitCounted(rt: Passes, text: string, separator: string): string[] {
-  if (separator === '') {
-    spend(rt, text.length)
-    return splitWithin(text, separator)
+function numOf<T>(
+  v: unknown,
+  separator: unknown,
+  text: (s: string, sep: string | undefined) => T,
+): T | number {
+  if (typeof separator === 'number' && typeof v === 'string') {
+    const base = integerArg('Num', 'base', separator)
+    const n = Number.parseInt(v, base === 0 ? undefined : base)
+    return Number.isNaN(n) ? 0 : n
   }
-  const max = limits().elements
-  const parts: string[] = []
-  let from = 0
-  for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, from)) {
-    if (--rt.ticks < 0) rt.tick()
-    if (parts.length + 1 >= max) withinLimit('elements', 'A collection', parts.length + 2)
-    parts.push(text.slice(from, at))
-    from = at + separator.length
-  }
-  parts.push(text.slice(from))
-  return parts
+  const sep = separator === undefined ? undefined : textArg('Num', 'separator', separator)
+  return typeof v === 'string' ? text(v, sep) : toNum(v, sep)
 }
 
 export const STRING_COMMANDS: readonly CommandSpec[] = [
@@ -117,7 +180,7 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     signature:
       '(find: Text; aString: Text; start?: Integer; lengthFound?: any; optionsOrStar?: any): Integer',
     writes: [3],
-    impl: (rt, ...all) => {
+    ...byWork((_rt, ...all) => {
       const { args, star } = withoutStar(all)
       const [find, text, start, given, options] = args
       const lengthFound = args.length > 3 ? outArg('Position', 'lengthFound', given) : undefined
@@ -128,35 +191,45 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
         options === undefined
           ? { key: star ? KEYS.exact : KEYS.folded, wholeWord: false }
           : keyOfOptions(integerArg('Position', 'options', options))
-      const match = findText(f, s, from, mode.key, mode.wholeWord, rt)
-      lengthFound?.set(match?.length ?? 0)
-      return match === undefined ? 0 : match.index + 1
-    },
+      // The first match, if any.
+      let found = { index: -1, length: 0 }
+      const work = searching(f, s, from, mode.key, mode.wholeWord, (m) => {
+        found = m
+        return false
+      })
+      return {
+        work,
+        done: () => {
+          lengthFound?.set(found.length)
+          return found.index + 1
+        },
+      }
+    }),
   },
   {
     number: 233,
     name: 'Replace string',
     signature: '(source: Text; oldString: Text; newString: Text; howMany?: any; star?: any): Text',
-    impl: (rt, ...all) => {
+    ...byWork((_rt, ...all) => {
       const { args, star } = withoutStar(all)
       const [source, oldString, newString, howMany] = args
       const s = textArg('Replace string', 'source', source)
       const old = textArg('Replace string', 'oldString', oldString)
       const replacement = textArg('Replace string', 'newString', newString)
       let left = howMany === undefined ? Infinity : integerArg('Replace string', 'howMany', howMany)
-      if (left <= 0) return s
-      const key = star ? KEYS.exact : KEYS.folded
       let out = ''
       let from = 0
-      for (const m of matchesOf(old, s, 0, key, false, rt)) {
-        out += s.slice(from, m.index) + replacement
-        from = m.index + Math.max(1, m.length)
-        // Each match is a pass of the budget's (context/budget.ts): a long text ends at it.
-        if (--rt.ticks < 0) rt.tick()
-        if (--left <= 0) break
-      }
-      return out + s.slice(from)
-    },
+      // Each match is a pass of the budget's (context/budget.ts): a long text ends at it.
+      const work =
+        left <= 0
+          ? DONE
+          : searching(old, s, 0, star ? KEYS.exact : KEYS.folded, false, (m) => {
+              out += s.slice(from, m.index) + replacement
+              from = m.index + Math.max(1, m.length)
+              return --left > 0
+            })
+      return { work, done: () => out + s.slice(from) }
+    }),
   },
   {
     number: 234,
@@ -254,32 +327,52 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 1554,
     name: 'Split string',
     signature: '(stringToSplit: Text; separator: Text; options?: Integer): Collection',
-    impl: (rt, text, separator, options) => {
+    ...byWork((_rt, text, separator, options) => {
       const s = textArg('Split string', 'stringToSplit', text)
       const sep = textArg('Split string', 'separator', separator)
       const o = optionalInteger('Split string', 'options', options, 0)
       // An empty text gives no substring: CollectionClass.md's flatMap() example maps "" to [].
-      let parts = s === '' ? [] : splitCounted(rt, s, sep)
-      if ((o & TRIM_SPACES) !== 0)
-        parts = parts.map((p) => {
-          if (--rt.ticks < 0) rt.tick()
-          return p.trim()
-        })
-      if ((o & IGNORE_EMPTY) !== 0) parts = parts.filter((p) => p !== '')
-      return new Collection(parts)
-    },
+      const [split, splitWork] = s === '' ? [{ parts: [] }, DONE] : splitting(s, sep)
+      let trimmed: string[] | undefined
+      const work =
+        (o & TRIM_SPACES) === 0
+          ? splitWork
+          : andThen(splitWork, () => {
+              const [out, trimWork] = trimming(split.parts)
+              trimmed = out
+              return trimWork
+            })
+      return {
+        work,
+        done: () => {
+          let parts = trimmed ?? split.parts
+          if ((o & IGNORE_EMPTY) !== 0) parts = parts.filter((p) => p !== '')
+          return new Collection(parts)
+        },
+      }
+    }),
   },
   {
     number: 1756,
     name: 'Compare strings',
     signature: '(aString: Text; bString: Text; options?: Integer): Integer',
-    impl: (rt, a, b, options) =>
-      compareStrings(
-        rt,
-        textArg('Compare strings', 'aString', a),
-        textArg('Compare strings', 'bString', b),
-        options === undefined ? undefined : integerArg('Compare strings', 'options', options),
-      ),
+    // Texts of a piece at most are keyed at once; longer ones as steps.
+    impl: (rt, a, b, options) => {
+      const [x, y, how] = compareArgs(a, b, options)
+      if ('key' in how) return order(byPieces(rt, x, how.key), byPieces(rt, y, how.key))
+      spend(rt, x.length + y.length)
+      return collate(x, y, how.sensitivity)
+    },
+    steps: function* (rt, a, b, options) {
+      const [x, y, how] = compareArgs(a, b, options)
+      if ('key' in how)
+        return order(yield* piecesSteps(rt, x, how.key), yield* piecesSteps(rt, y, how.key))
+      if ((rt.ticks -= x.length + y.length) < 0) {
+        rt.tick()
+        yield
+      }
+      return collate(x, y, how.sensitivity)
+    },
   },
   {
     number: 1019,
@@ -321,15 +414,11 @@ export const STRING_COMMANDS: readonly CommandSpec[] = [
     number: 11,
     name: 'Num',
     signature: '(expression: any; separatorOrBase?: any): Real',
-    impl: (rt, v, separator) => {
-      if (typeof separator === 'number' && typeof v === 'string') {
-        const base = integerArg('Num', 'base', separator)
-        const n = Number.parseInt(v, base === 0 ? undefined : base)
-        return Number.isNaN(n) ? 0 : n
-      }
-      const sep = separator === undefined ? undefined : textArg('Num', 'separator', separator)
-      // A text is read a character at a time, each a pass of the budget's.
-      return typeof v === 'string' ? textToNumber(v, sep, rt) : toNum(v, sep)
+    // A text is read a block of characters at a time, each counted; a long one as steps.
+    impl: (rt, v, separator) => numOf(v, separator, (s, sep) => textToNumber(s, sep, rt)),
+    steps: function* (rt, v, separator) {
+      const n = numOf(v, separator, (s, sep) => numberSteps(s, sep, rt))
+      return typeof n === 'number' ? n : yield* n
     },
   },
 ]

@@ -80,10 +80,11 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
     if (numbers.has(spec.number) || keys.some((k) => names.has(k)))
       throw new Error(`command table: ${spec.name} (${spec.number}) is listed twice`)
     const parsed = spec.signature === undefined ? undefined : parseSignature(spec.signature)
-    const entry: CommandEntry = Object.freeze({ ...spec, parsed })
+    // A command written as steps alone has their plain form as its `impl`: implemented either way.
+    const impl = spec.impl ?? plainOf(spec.steps)
+    const entry: CommandEntry = Object.freeze({ ...spec, impl, parsed })
     numbers.set(spec.number, entry)
     for (const key of keys) names.set(key, entry)
-    const impl = spec.impl ?? plainOf(spec.steps)
     if (impl !== undefined) impls[spec.number] = impl
     if (spec.steps !== undefined) steps[spec.number] = spec.steps
   }

@@ -9,11 +9,13 @@
  * that 4D's ICU compares as two (æ and ae) are different here.
  *
  * Keying a text goes through it a character at a time (seconds for a text of 67 million
- * characters): each character keyed, and each match skipped (not a whole word), is a pass of the
- * budget's (context/budget.ts) when the caller gives its running context.
+ * characters): each character keyed, and each match taken or skipped (not a whole word), is a pass
+ * of the budget's (context/budget.ts) when the caller gives its running context, and a place where
+ * a call in slices may stop (`searching` gives way there, values/resumable.ts).
  */
 import { fold } from '@entistore/core'
 import { UNCOUNTED, type Passes } from '../values/passes.js'
+import { runAll, settled, type Resumable } from '../values/resumable.js'
 
 /** How each character is compared. */
 export type CharKey = (c: string) => string
@@ -47,18 +49,33 @@ export function keyOfOptions(options: number): { key: CharKey; wholeWord: boolea
 }
 
 /** A text's keys, one run a character, with where each key unit comes from. */
-function keyed(text: string, key: CharKey, rt: Passes): { text: string; origin: number[] } {
-  if (key === KEYS.exact) return { text, origin: [] }
-  let out = ''
-  const origin: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    if (--rt.ticks < 0) rt.tick()
-    const k = key(text[i]!)
-    for (let j = 0; j < k.length; j++) origin.push(i)
-    out += k
+interface Keyed {
+  text: string
+  readonly origin: number[]
+}
+
+/** The keys of `text` (whole once the work is done), each character a pass of the budget's. */
+function keying(text: string, key: CharKey): [Keyed, Resumable] {
+  if (key === KEYS.exact) return [{ text, origin: [] }, () => true]
+  const k: Keyed = { text: '', origin: [] }
+  let i = 0
+  const work: Resumable = (rt) => {
+    const origin = k.origin
+    let out = k.text
+    for (; i < text.length; i++) {
+      if (--rt.ticks < 0) {
+        k.text = out
+        return false
+      }
+      const c = key(text[i]!)
+      for (let j = 0; j < c.length; j++) origin.push(i)
+      out += c
+    }
+    origin.push(text.length)
+    k.text = out
+    return true
   }
-  origin.push(text.length)
-  return { text: out, origin }
+  return [k, settled(work)]
 }
 
 const WORD = /[\p{L}\p{N}_]/u
@@ -74,54 +91,74 @@ export interface Match {
   readonly length: number
 }
 
-/** The first match of `find` in `text` at or after `from` (0-based). */
-export function findText(
-  find: string,
-  text: string,
-  from: number,
-  key: CharKey,
-  wholeWord = false,
-  rt: Passes = UNCOUNTED,
-): Match | undefined {
-  return matchesOf(find, text, from, key, wholeWord, rt).next().value ?? undefined
+/** Each match of `find` in `text` from `from` on (see `searching`), at once. */
+export function matchesOf(find: string, text: string, from: number, key: CharKey): Match[] {
+  const all: Match[] = []
+  const take = (m: Match): boolean => {
+    all.push(m)
+    return true
+  }
+  runAll(searching(find, text, from, key, false, take), UNCOUNTED)
+  return all
 }
 
 /**
- * Each match of `find` in `text` from `from` on, as `findText` would find them one after the
- * other, each search starting where the last match ended (one character further for an empty
- * one). The text is keyed once: `Replace string` over a text of a million characters made
- * `findText` key it again at each match, a quadratic run of minutes.
+ * The search of each match of `find` in `text` from `from` on, given to `take` until it answers
+ * false: the first at or after `from` (0-based), then each one after the last, each search
+ * starting where the last match ended (one character further for an empty one). The text is keyed
+ * once: `Replace string` over a text of a million characters, keyed again at each match, was a
+ * quadratic run of minutes (`Position` takes the first match only). The keying, each match taken
+ * and each match skipped (not a whole word) are passes of the budget's, where the work gives way
+ * (values/resumable.ts) and a call in slices may stop.
  */
-export function* matchesOf(
+export function searching(
   find: string,
   text: string,
   from: number,
   key: CharKey,
-  wholeWord = false,
-  rt: Passes = UNCOUNTED,
-): Generator<Match, void, void> {
-  if (find === '' || from >= text.length) return
-  const k = keyed(text, key, rt)
-  const f = keyed(find, key, rt).text
-  if (f === '') return
-  const exact = key === KEYS.exact
+  wholeWord: boolean,
+  take: (m: Match) => boolean,
+): Resumable {
+  if (find === '' || from >= text.length) return () => true
+  const [k, keyText] = keying(text, key)
+  const [f, keyFind] = keying(find, key)
+  let search: Resumable | undefined
+  return (rt) => {
+    if (!keyText(rt) || !keyFind(rt)) return false
+    if (f.text === '') return true
+    search ??= matching(text, k, f.text, from, key === KEYS.exact, wholeWord, take)
+    return search(rt)
+  }
+}
+
+/** The search of `searching` in the keys of the text, giving way between two matches. */
+function matching(
+  text: string,
+  k: Keyed,
+  f: string,
+  from: number,
+  exact: boolean,
+  wholeWord: boolean,
+  take: (m: Match) => boolean,
+): Resumable {
   const origin = (i: number): number => (exact ? i : k.origin[i]!)
   // The first key unit that comes from `from` or later.
   let start = exact ? from : firstFrom(k.origin, 0, from)
-  for (;;) {
-    const at = k.text.indexOf(f, start)
-    if (at < 0) return
-    const index = origin(at)
-    const end = origin(at + f.length)
-    if (wholeWord && !(isWordEdge(text, index) && isWordEdge(text, end))) {
-      if (--rt.ticks < 0) rt.tick()
-      start = at + 1
-      continue
+  return (rt) => {
+    for (;;) {
+      const at = k.text.indexOf(f, start)
+      if (at < 0) return true
+      const index = origin(at)
+      const end = origin(at + f.length)
+      if (wholeWord && !(isWordEdge(text, index) && isWordEdge(text, end))) start = at + 1
+      else {
+        if (!take({ index, length: end - index })) return true
+        const next = index + Math.max(1, end - index)
+        if (next >= text.length) return true
+        start = exact ? next : firstFrom(k.origin, at, next)
+      }
+      if (--rt.ticks < 0) return false
     }
-    yield { index, length: end - index }
-    const next = index + Math.max(1, end - index)
-    if (next >= text.length) return
-    start = exact ? next : firstFrom(k.origin, at, next)
   }
 }
 

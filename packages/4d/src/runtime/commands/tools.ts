@@ -8,8 +8,10 @@
  * "4D digest" (2) is refused.
  *
  * The budget (context/budget.ts): a digest and a Base64 encoding go a piece at a time (a
- * megabyte), each piece counted before; a decoding (one native call, about a tenth of a second at
- * the bound of a text's length) counts its length before it starts.
+ * megabyte), each piece counted before, the work giving way between two pieces, where a call in
+ * slices may stop (values/resumable.ts); a decoding (one native call, about a tenth of a second at
+ * the bound of a text's length) counts its length before it starts. The variable a Base64 command
+ * writes is written once its work is done.
  */
 import { createHash, randomBytes, randomUUID, type Hash } from 'node:crypto'
 import {
@@ -22,9 +24,10 @@ import {
   wrongType,
 } from '../arguments/arguments.js'
 import { BlobObject, blobBytes, blobObject } from '../values/blob-object.js'
-import { encodeText } from '../arguments/charsets.js'
-import { spend, type Passes } from '../values/passes.js'
+import { encodeWork } from '../arguments/charsets.js'
+import { andThen, DONE, inPieces, type Made, type Resumable } from '../values/resumable.js'
 import { isOutParameter, outArg } from '../arguments/out-parameter.js'
+import { byWork, type CommandWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
 
 const ALGORITHMS: Readonly<Record<number, string>> = {
@@ -54,62 +57,69 @@ function bytesOf(v: unknown): Uint8Array | string {
 const BASE64_PIECE = 3 << 18
 
 /** A Text's UTF-8 or a BLOB's bytes, in Base64 (Base64URL with `*`), as text. */
-function encode(rt: Passes, input: string | Uint8Array, url: boolean): string {
-  const bytes = typeof input === 'string' ? encodeText('BASE64 ENCODE', input, 'utf-8', rt) : input
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
-  let out = ''
-  for (let at = 0; at < buffer.length; at += BASE64_PIECE) {
-    const piece = buffer.subarray(at, at + BASE64_PIECE)
-    spend(rt, piece.length)
-    out += piece.toString(url ? 'base64url' : 'base64')
-  }
-  return out
+function encode(input: string | Uint8Array, url: boolean): [Made<string>, Resumable] {
+  const out = { value: '' }
+  const [bytes, written]: [Made<Uint8Array>, Resumable] =
+    typeof input === 'string'
+      ? encodeWork('BASE64 ENCODE', input, 'utf-8')
+      : [{ value: input }, DONE]
+  const work = andThen(written, () => {
+    const b = bytes.value
+    const buffer = Buffer.from(b.buffer, b.byteOffset, b.length)
+    const cut = (from: number): number => Math.min(from + BASE64_PIECE, buffer.length)
+    return inPieces(buffer.length, cut, (from, to) => {
+      out.value += buffer.subarray(from, to).toString(url ? 'base64url' : 'base64')
+    })
+  })
+  return [out, work]
 }
 
-/** Base64 (either alphabet: Node reads both) of a text or a BLOB, as bytes. */
-function decode(rt: Passes, input: string | Uint8Array, url: boolean): Uint8Array {
-  spend(rt, input.length)
-  return new Uint8Array(
-    Buffer.from(
-      typeof input === 'string' ? input : Buffer.from(input).toString('latin1'),
-      url ? 'base64url' : 'base64',
-    ),
+/** Base64 (either alphabet: Node reads both) of a text or a BLOB, as bytes: one native call. */
+function decode(input: string | Uint8Array, url: boolean): [Made<Uint8Array>, Resumable] {
+  const out: Made<Uint8Array> = { value: new Uint8Array(0) }
+  // One piece: its length counted before it starts.
+  const work = inPieces(
+    input.length,
+    () => input.length,
+    () => {
+      const text = typeof input === 'string' ? input : Buffer.from(input).toString('latin1')
+      out.value = new Uint8Array(Buffer.from(text, url ? 'base64url' : 'base64'))
+    },
   )
+  return [out, work]
 }
 
 /** The digest of a text's UTF-8 or of bytes, a megabyte at a time, each counted before. */
-function digest(rt: Passes, algorithm: string, input: string | Uint8Array): Hash {
+function digest(algorithm: string, input: string | Uint8Array): [Hash, Resumable] {
   const hash = createHash(algorithm)
   const PIECE = 1 << 20
-  for (let from = 0; from < input.length;) {
-    let to = Math.min(from + PIECE, input.length)
-    if (typeof input === 'string') {
-      const last = input.charCodeAt(to - 1)
-      if (to < input.length && last >= 0xd800 && last <= 0xdbff) to--
-    }
-    spend(rt, to - from)
-    hash.update(typeof input === 'string' ? input.slice(from, to) : input.subarray(from, to))
-    from = to
+  const cut = (from: number): number => {
+    const to = Math.min(from + PIECE, input.length)
+    if (typeof input !== 'string' || to === input.length) return to
+    const last = input.charCodeAt(to - 1)
+    return last >= 0xd800 && last <= 0xdbff ? to - 1 : to
   }
-  return hash
+  const work = inPieces(input.length, cut, (from, to) => {
+    hash.update(typeof input === 'string' ? input.slice(from, to) : input.subarray(from, to))
+  })
+  return [hash, work]
 }
 
 /**
  * `BASE64 ENCODE(toEncode {; encoded} {; *})` and `BASE64 DECODE` (docs/commands/base64-encode.md,
  * base64-decode.md): the result goes to the second variable when one is given, else replaces the
  * first. A variable holding a BLOB receives bytes; any other receives text (an encoding, ASCII; a
- * decoding, read as UTF-8).
+ * decoding, read as UTF-8). The variable is written once the work is done: a call the budget ends
+ * leaves it as it was.
  */
 function base64Command(
-  rt: Passes,
   command: string,
   all: readonly unknown[],
-  code: (rt: Passes, input: string | Uint8Array, url: boolean) => string | Uint8Array,
-): void {
+  code: (input: string | Uint8Array, url: boolean) => [Made<string | Uint8Array>, Resumable],
+): CommandWork {
   const { args, star } = withoutStar(all)
   const [first, second] = args
-  const [inName, outName] =
-    command === 'BASE64 ENCODE' ? ['toEncode', 'encoded'] : ['toDecode', 'decoded']
+  const inName = command === 'BASE64 ENCODE' ? 'toEncode' : 'toDecode'
   const value = isOutParameter(first) ? first.get() : first
   const input = blobBytes(value) ?? textArg(command, inName, value)
   const target = outArg(
@@ -117,12 +127,16 @@ function base64Command(
     args.length > 1 ? 'encoded' : 'toEncode',
     args.length > 1 ? second : first,
   )
-  const result = code(rt, input, star)
-  const held = target.get()
-  if (blobBytes(held) === undefined)
-    return target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
-  const bytes = typeof result === 'string' ? new TextEncoder().encode(result) : result
-  target.set(held instanceof BlobObject ? blobObject(bytes) : bytes)
+  const [made, work] = code(input, star)
+  const done = (): void => {
+    const result = made.value
+    const held = target.get()
+    if (blobBytes(held) === undefined)
+      return target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
+    const bytes = typeof result === 'string' ? new TextEncoder().encode(result) : result
+    target.set(held instanceof BlobObject ? blobObject(bytes) : bytes)
+  }
+  return { work, done }
 }
 
 export const TOOLS_COMMANDS: readonly CommandSpec[] = [
@@ -136,26 +150,27 @@ export const TOOLS_COMMANDS: readonly CommandSpec[] = [
     number: 1147,
     name: 'Generate digest',
     signature: '(param: any; algorithm: Integer; star?: any): Text',
-    impl: (rt, param, algorithm, star) => {
+    ...byWork((_rt, param, algorithm, star) => {
       const code = integerArg('Generate digest', 'algorithm', algorithm)
       const name = ALGORITHMS[code]
       if (name === undefined)
         return invalid('Generate digest', 'algorithm', `${code} is not supported`)
-      return digest(rt, name, bytesOf(param)).digest(isStar(star) ? 'base64url' : 'hex')
-    },
+      const [hash, work] = digest(name, bytesOf(param))
+      return { work, done: () => hash.digest(isStar(star) ? 'base64url' : 'hex') }
+    }),
   },
   {
     number: 895,
     name: 'BASE64 ENCODE',
     signature: '(toEncode: any; ...encodedStar: any)',
     writes: [0, 1],
-    impl: (rt, ...all) => base64Command(rt, 'BASE64 ENCODE', all, encode),
+    ...byWork((_rt, ...all) => base64Command('BASE64 ENCODE', all, encode)),
   },
   {
     number: 896,
     name: 'BASE64 DECODE',
     signature: '(toDecode: any; ...decodedStar: any)',
     writes: [0, 1],
-    impl: (rt, ...all) => base64Command(rt, 'BASE64 DECODE', all, decode),
+    ...byWork((_rt, ...all) => base64Command('BASE64 DECODE', all, decode)),
   },
 ]

@@ -12,7 +12,9 @@
  * and a class copies a shared property's value with it when it constructs.
  *
  * Each value copied is a pass of the budget's (budget.ts) when the caller gives its running
- * context: the copy of a collection of millions of objects ends at the budget with 9410.
+ * context: the copy of a collection of millions of objects ends at the budget with 9410. Written
+ * as steps too (`copySteps`, values/work.ts): a call in slices may stop between two values, the
+ * copy seen by nobody before it is whole.
  */
 import { Collection } from '../values/collection.js'
 import { isPlainObject, kindOf, newObject } from '../values/kinds.js'
@@ -21,20 +23,35 @@ import { FourDFunction } from './function-object.js'
 import { isClassInstance } from './instance-mark.js'
 import { markShared } from '../values/shared.js'
 import { UNCOUNTED, type Passes } from '../values/passes.js'
+import type { Work } from '../values/work.js'
+import { rebuild, rebuildSteps, type Open } from '../values/rebuild.js'
 
 export function deepCopy(v: unknown, shared = false, rt: Passes = UNCOUNTED): unknown {
-  return copyOf(v, shared, new Map(), rt)
+  const seen = new Map<object, unknown>()
+  return rebuild(v, rt, (x, open) => copied(x, shared, seen, open))
 }
 
-function copyOf(v: unknown, shared: boolean, seen: Map<object, unknown>, rt: Passes): unknown {
-  if (--rt.ticks < 0) rt.tick()
+/**
+ * `deepCopy` as steps (values/work.ts), each value a pass of the budget's and a place to stop
+ * (values/rebuild.ts). An object or collection met again is given its copy.
+ */
+export function copySteps(v: unknown, shared = false, rt: Passes = UNCOUNTED): Work<unknown> {
+  const seen = new Map<object, unknown>()
+  return rebuildSteps(v, rt, (x, open) => copied(x, shared, seen, open))
+}
+
+/**
+ * The copy of `v`: itself when it cannot change, an object or collection met before its copy, a
+ * new one made empty (its members to copy opened), or Null for an object of the host.
+ */
+function copied(v: unknown, shared: boolean, seen: Map<object, unknown>, open: Open): unknown {
   if (typeof v !== 'object' || v === null) return v
   const done = seen.get(v)
   if (done !== undefined) return done
   if (v instanceof Collection) {
     const c = new Collection([])
     seen.set(v, c)
-    for (const item of v.items) c.items.push(copyOf(item, shared, seen, rt))
+    open(v.items, undefined, c)
     return shared ? markShared(c) : c
   }
   if (kindOf(v) !== 'object') return v // a date or a time: immutable
@@ -43,16 +60,6 @@ function copyOf(v: unknown, shared: boolean, seen: Map<object, unknown>, rt: Pas
   if (!isPlainObject(v) && !isClassInstance(v)) return null
   const o = newObject()
   seen.set(v, o)
-  for (const key of Object.keys(v)) {
-    const item = copyOf((v as Record<string, unknown>)[key], shared, seen, rt)
-    if (key === '__proto__')
-      Object.defineProperty(o, key, {
-        value: item,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      })
-    else o[key] = item
-  }
+  open(v as Record<string, unknown>, Object.keys(v), o)
   return shared ? markShared(o) : o
 }

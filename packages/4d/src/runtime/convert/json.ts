@@ -16,9 +16,14 @@
  *
  * Each value written, and each value made a 4D one, is a pass of the budget's
  * (context/budget.ts) when the caller gives its running context: the JSON of millions of
- * elements ends at the budget with 9410.
+ * elements ends at the budget with 9410. Both walk the values with a stack, not by recursion, and
+ * give way where the ticks run out (values/resumable.ts): their steps (`stringifySteps`,
+ * `fromJSONSteps`, values/work.ts) stop there, so that a call in slices holds no other client.
  */
-import { spend, UNCOUNTED, type Passes } from '../values/passes.js'
+import { UNCOUNTED, type Passes } from '../values/passes.js'
+import { finish, type Work } from '../values/work.js'
+import { runAll, runSteps } from '../values/resumable.js'
+import { rebuild, rebuildSteps, type Make } from '../values/rebuild.js'
 import { raise } from '../errors/fourd-error.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
@@ -38,9 +43,27 @@ export function stringify(
   pieces: Pieces = PIECES,
 ): string {
   const w: Writing = { rt, pieces, weight: 0, large: undefined }
-  const plain = toPlain(value, new Set(), w)
-  if (plain === undefined) return ''
-  return written(plain, pretty ? '\t' : undefined, '', w)
+  const plain = new Plain(value, w)
+  runAll(plain.run, rt)
+  if (plain.made === undefined) return ''
+  return finish(written(plain.made, pretty ? '\t' : undefined, '', w))
+}
+
+/**
+ * `stringify` as steps (values/work.ts): a call in slices may stop between two values made plain
+ * and between two pieces written.
+ */
+export function* stringifySteps(
+  value: unknown,
+  pretty = false,
+  rt: Passes = UNCOUNTED,
+  pieces: Pieces = PIECES,
+): Work<string> {
+  const w: Writing = { rt, pieces, weight: 0, large: undefined }
+  const plain = new Plain(value, w)
+  yield* runSteps(plain.run, rt)
+  if (plain.made === undefined) return ''
+  return yield* written(plain.made, pretty ? '\t' : undefined, '', w)
 }
 
 /**
@@ -81,10 +104,11 @@ function closed(groups: Groups | undefined, end: number, weight: number): Groups
   return g
 }
 
-function toPlain(v: unknown, open: Set<object>, w: Writing): unknown {
-  const rt = w.rt
-  if (--rt.ticks < 0) rt.tick()
-  w.weight++
+// What `leaf` answers for an array or object, whose members are made plain one by one.
+const OPEN = Symbol('open')
+
+/** A value made plain at once (each value weighs 1, a text 1 more a 64 characters), or OPEN. */
+function leaf(v: unknown, w: Writing): unknown {
   switch (typeof v) {
     case 'string':
       w.weight += v.length >> 6
@@ -104,69 +128,173 @@ function toPlain(v: unknown, open: Set<object>, w: Writing): unknown {
   if (v instanceof TimeValue) return v.seconds
   // A scalar BLOB as the 4D.Blob an object would hold (values/blob-object.ts answers the same).
   if (v instanceof Uint8Array) return BLOB_JSON
-  if (open.has(v)) return raise('CircularReference')
-  open.add(v)
+  return OPEN
+}
+
+const ARRAY = 0
+const OBJECT = 1
+/** An object of the host, written as the value it answers TO_JSON. */
+const HOST = 2
+
+/** An array or object being made plain. */
+interface Opened {
+  readonly source: object
+  readonly kind: typeof ARRAY | typeof OBJECT | typeof HOST
+  /** A collection's elements, an object's keys, or the one value a host answers. */
+  readonly members: readonly unknown[]
+  /** What it is made: an array or an object (a host: the plain value of its JSON, in `made`). */
+  readonly out: unknown[] | Record<string, unknown>
+  made: unknown
+  /** The next member, and the members written (an object leaves an Undefined one out). */
+  i: number
+  size: number
+  /** The weight before it, and before its current member. */
+  readonly start: number
+  before: number
+  /** Its groups of members so far, and the weight of the one it is making. */
+  groups: Groups | undefined
+  group: number
+}
+
+function opened(v: object, w: Writing): Opened {
   const start = w.weight - 1
-  // The groups of members (see above), made as the members are: cut before a member that would
-  // make the group weigh more than a piece.
-  let groups: Groups | undefined
-  let group = 0
-  try {
-    if (v instanceof Collection) {
-      // `map`, for an array V8 keeps packed: JSON.stringify writes one with holes half as fast.
-      const out = v.items.map((item, i) => {
-        let plain: unknown
-        let weight = 1
-        if (typeof item === 'number') {
-          // The most common member, made plain here.
-          if (--rt.ticks < 0) rt.tick()
-          w.weight++
-          plain = Number.isFinite(item) ? item : null
+  const of = (kind: Opened['kind'], members: readonly unknown[], out: Opened['out']): Opened => ({
+    source: v,
+    kind,
+    members,
+    out,
+    made: undefined,
+    i: 0,
+    size: 0,
+    start,
+    before: start,
+    groups: undefined,
+    group: 0,
+  })
+  if (v instanceof Collection) return of(ARRAY, v.items, [])
+  if (isJsonHost(v)) return of(HOST, [v[TO_JSON]()], [])
+  return of(OBJECT, Object.keys(v), {})
+}
+
+/**
+ * A value made plain: each member made plain and put in its array or object, where the groups of
+ * members (see above) are made as the members are, cut before a member that would make the group
+ * weigh more than a piece. Its keys come out in the order they are put in (Object.keys gives
+ * those that look like indexes first, in order, and so does it of the value given): a group is a
+ * run of them. The values are walked with a stack of those opened, not by recursion, and `run`
+ * gives way when the budget's ticks run out (values/resumable.ts), so that a call in slices may
+ * stop at any value.
+ */
+class Plain {
+  /** The plain value, once `run` has answered true. */
+  made: unknown = undefined
+  readonly #w: Writing
+  readonly #open = new Set<object>()
+  readonly #stack: Opened[] = []
+  /** The value to make plain next, when `#pending`. */
+  #next: unknown
+  #pending = true
+
+  constructor(value: unknown, w: Writing) {
+    this.#next = value
+    this.#w = w
+  }
+
+  readonly run = (rt: Passes): boolean => {
+    const w = this.#w
+    const stack = this.#stack
+    for (;;) {
+      if (this.#pending) {
+        if (--rt.ticks < 0) return false
+        this.#pending = false
+        w.weight++
+        const next = this.#next
+        const made = leaf(next, w)
+        if (made !== OPEN) {
+          const top = stack[stack.length - 1]
+          if (top === undefined) return this.#done(made)
+          took(top, made, w)
         } else {
-          const before = w.weight
-          plain = toPlain(item, open, w) ?? null
-          weight = w.weight - before
+          const v = next as object
+          if (this.#open.has(v)) return raise('CircularReference')
+          this.#open.add(v)
+          stack.push(opened(v, w))
         }
-        if (group > 0 && group + weight > w.pieces.weight) {
-          groups = closed(groups, i, group)
-          group = 0
-        }
-        group += weight
-        return plain
-      })
-      if (w.weight - start > w.pieces.weight)
-        (w.large ??= new Map()).set(out, closed(groups, out.length, group))
-      return out
-    }
-    if (isJsonHost(v)) return toPlain(v[TO_JSON](), open, w)
-    // Its keys come out in the order they are put in (Object.keys gives those that look like
-    // indexes first, in order, and so does it of `v`): a group is a run of them.
-    const out: Record<string, unknown> = {}
-    let size = 0
-    for (const key of Object.keys(v)) {
-      const before = w.weight
-      const item = toPlain((v as Record<string, unknown>)[key], open, w)
-      if (item === undefined) continue
-      defineOwn(out, key, item)
-      const weight = w.weight - before
-      if (group > 0 && group + weight > w.pieces.weight) {
-        groups = closed(groups, size, group)
-        group = 0
       }
-      group += weight
-      size++
+      // The next member to make plain, each value whose members are all made closed on the way.
+      const top = stack[stack.length - 1]!
+      if (top.i < top.members.length) {
+        const member =
+          top.kind === OBJECT
+            ? (top.source as Record<string, unknown>)[top.members[top.i] as string]
+            : top.members[top.i]
+        top.before = w.weight
+        if (typeof member !== 'number' || top.kind !== ARRAY) {
+          this.#next = member
+          this.#pending = true
+          continue
+        }
+        // The most common member, made plain here.
+        if (--rt.ticks < 0) return false
+        w.weight++
+        took(top, Number.isFinite(member) ? member : null, w)
+        continue
+      }
+      stack.pop()
+      this.#open.delete(top.source)
+      const done = closedValue(top, w)
+      const parent = stack[stack.length - 1]
+      if (parent === undefined) return this.#done(done)
+      took(parent, done, w)
     }
-    if (w.weight - start > w.pieces.weight)
-      (w.large ??= new Map()).set(out, closed(groups, size, group))
-    return out
-  } finally {
-    open.delete(v)
+  }
+
+  #done(made: unknown): true {
+    this.made = made
+    return true
   }
 }
 
-/** The JSON of a plain value (`toPlain`'s) at `indent`, `gap` the indentation of a level. */
-function written(v: unknown, gap: string | undefined, indent: string, w: Writing): string {
-  if (typeof v === 'string' && v.length > w.pieces.text) return longText(v, w.rt, w.pieces.text)
+/** The plain value of `top`'s current member put in it. */
+function took(top: Opened, plain: unknown, w: Writing): void {
+  const i = top.i++
+  if (top.kind === HOST) {
+    top.made = plain
+    return
+  }
+  // An object leaves an Undefined member out; an array writes it null.
+  if (top.kind === OBJECT && plain === undefined) return
+  const weight = w.weight - top.before
+  const at = top.kind === ARRAY ? i : top.size
+  if (top.group > 0 && top.group + weight > w.pieces.weight) {
+    top.groups = closed(top.groups, at, top.group)
+    top.group = 0
+  }
+  top.group += weight
+  if (top.kind === ARRAY) (top.out as unknown[]).push(plain ?? null)
+  else {
+    defineOwn(top.out as Record<string, unknown>, top.members[i] as string, plain)
+    top.size++
+  }
+}
+
+/** What `top` is made, its groups kept when it weighs more than a piece. */
+function closedValue(top: Opened, w: Writing): unknown {
+  if (top.kind === HOST) return top.made
+  if (w.weight - top.start > w.pieces.weight) {
+    const size = top.kind === ARRAY ? (top.out as unknown[]).length : top.size
+    ;(w.large ??= new Map()).set(top.out, closed(top.groups, size, top.group))
+  }
+  return top.out
+}
+
+/**
+ * The JSON of a plain value (`plainSteps`'s) at `indent`, `gap` the indentation of a level, a
+ * group of members (or a piece of a long text) between two stops.
+ */
+function* written(v: unknown, gap: string | undefined, indent: string, w: Writing): Work<string> {
+  if (typeof v === 'string' && v.length > w.pieces.text)
+    return yield* longText(v, w.rt, w.pieces.text)
   const groups = typeof v === 'object' && v !== null ? w.large?.get(v) : undefined
   if (groups === undefined) return native(v, gap, indent)
   const inner = gap === undefined ? '' : indent + gap
@@ -175,14 +303,15 @@ function written(v: unknown, gap: string | undefined, indent: string, w: Writing
   const keys = Array.isArray(v) ? undefined : Object.keys(o)
   const texts: string[] = []
   let from = 0
-  groups.ends.forEach((end, g) => {
-    spend(w.rt, groups.weights[g]!)
+  for (let g = 0; g < groups.ends.length; g++) {
+    const end = groups.ends[g]!
+    if ((w.rt.ticks -= groups.weights[g]!) < 0) {
+      w.rt.tick()
+      yield
+    }
     if (end - from === 1) {
       // One member alone: written the same way, as large as it may be.
-      const member =
-        keys === undefined
-          ? written(o[from], gap, inner, w)
-          : written(o[keys[from]!], gap, inner, w)
+      const member = yield* written(keys === undefined ? o[from] : o[keys[from]!], gap, inner, w)
       texts.push(inner + (keys === undefined ? '' : JSON.stringify(keys[from]) + colon) + member)
     } else {
       // Members weighing a piece at most: written at once, then cut out of their brackets.
@@ -201,7 +330,7 @@ function written(v: unknown, gap: string | undefined, indent: string, w: Writing
       )
     }
     from = end
-  })
+  }
   const [first, last] = keys === undefined ? ['[', ']'] : ['{', '}']
   if (gap === undefined) return first + texts.join(',') + last
   return `${first}\n${texts.join(',\n')}\n${indent}${last}`
@@ -214,13 +343,16 @@ function native(v: unknown, gap: string | undefined, indent: string): string {
 }
 
 /** The JSON of a long text, a piece at a time (never between the two halves of a pair). */
-function longText(text: string, rt: Passes, piece: number): string {
+function* longText(text: string, rt: Passes, piece: number): Work<string> {
   let out = '"'
   for (let from = 0; from < text.length;) {
     let to = Math.min(from + piece, text.length)
     const last = text.charCodeAt(to - 1)
     if (to < text.length && to - from > 1 && last >= 0xd800 && last <= 0xdbff) to--
-    spend(rt, (to - from) >> 6)
+    if ((rt.ticks -= (to - from) >> 6) < 0) {
+      rt.tick()
+      yield
+    }
     out += JSON.stringify(text.slice(from, to)).slice(1, -1)
     from = to
   }
@@ -241,15 +373,42 @@ const objectName = (v: unknown): string => {
 
 /**
  * A value parsed from JSON as 4D holds it: arrays become collections, objects 4D objects (no
- * prototype), the rest as it is. For what `JSON Parse` and REST parameters give 4D code.
+ * prototype), the rest as it is (`leaf` makes each value that is neither an array nor an object:
+ * `JSON Parse` makes dates of some texts). For what `JSON Parse` and REST parameters give 4D code.
  */
-export function fromJSON(v: unknown, rt: Passes = UNCOUNTED): unknown {
-  if (--rt.ticks < 0) rt.tick()
-  if (Array.isArray(v)) return new Collection(v.map((item: unknown) => fromJSON(item, rt)))
-  if (typeof v === 'object' && v !== null) {
+export function fromJSON(
+  v: unknown,
+  rt: Passes = UNCOUNTED,
+  leaf: (v: unknown) => unknown = same,
+): unknown {
+  return rebuild(v, rt, made(leaf))
+}
+
+/**
+ * `fromJSON` as steps (values/work.ts), each value a pass of the budget's and a place to stop
+ * (values/rebuild.ts).
+ */
+export function fromJSONSteps(
+  v: unknown,
+  rt: Passes = UNCOUNTED,
+  leaf: (v: unknown) => unknown = same,
+): Work<unknown> {
+  return rebuildSteps(v, rt, made(leaf))
+}
+
+const same = (v: unknown): unknown => v
+
+/** How a value of JSON is made a 4D one, `leaf` making those neither arrays nor objects. */
+const made =
+  (leaf: (v: unknown) => unknown): Make =>
+  (x, open) => {
+    if (Array.isArray(x)) {
+      const c = new Collection([])
+      open(x, undefined, c)
+      return c
+    }
+    if (typeof x !== 'object' || x === null) return leaf(x)
     const o = newObject()
-    for (const key of Object.keys(v)) o[key] = fromJSON((v as Record<string, unknown>)[key], rt)
+    open(x as Record<string, unknown>, Object.keys(x), o)
     return o
   }
-  return v
-}

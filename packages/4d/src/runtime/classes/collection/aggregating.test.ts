@@ -2,9 +2,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   budgetTests,
+  inSteps,
   numbers,
   objects,
   run,
+  stepsTests,
   texts,
   type BudgetCase,
 } from '../../commands/run.fixture.js'
@@ -145,7 +147,28 @@ describe('the budget', () => {
       (n) => [objects(n)],
     ],
     ['.equal()', 'return $1.equal($2)', (n) => [objects(n), objects(n)]],
+    ['.reduce()', 'return $1.reduce(Formula($1.accumulator+$1.value); 0)', (n) => [numbers(n)]],
+    [
+      '.reduceRight()',
+      'return $1.reduceRight(Formula($1.accumulator+$1.value); 0)',
+      (n) => [numbers(n)],
+    ],
   ]
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  stepsTests(CASES)
+
+  it('.reduce() goes into a method that is 4D code: it stops inside, its result the same', () => {
+    // A loop of 10,000 passes an element: more than the 4,096 between two stops.
+    const Multiply = 'For ($i; 1; 10000)\nEnd for\n$1.accumulator:=$1.accumulator*$1.value'
+    const Add = 'For ($i; 1; 10000)\nEnd for\nreturn $1.accumulator+$1.value'
+    const code = `$c:=[5;3;5;1;3;4;4;6;2;2]
+return [$c.reduce("Multiply"; 1); $c.reduceRight("Multiply"; 1); $c.reduce("Add"; 0)]`
+    const methods = { Multiply, Add }
+    const { value, stops } = inSteps(code, [], { methods })
+    expect(value).toEqual([86400, 86400, 35])
+    expect(value).toEqual(run(code, { methods }))
+    expect(stops).toBeGreaterThanOrEqual(60)
+  })
 })

@@ -28,6 +28,11 @@ export interface Callback {
    */
   callSteps(param: CallbackParam): Work<unknown>
   /**
+   * Whether `callSteps` may stop: the callback is 4D code with steps. For any other, a loop of
+   * steps calls `call` (a generator an element is a cost the plain call pays for nothing).
+   */
+  readonly stepped: boolean
+  /**
    * `$1` for one element, `{value: v}`: a new object, or, for a formula that only reads members
    * of its `$1` (keeps it nowhere, sets nothing on it), the same one each time.
    */
@@ -64,6 +69,7 @@ export function callbackOf(
       const r = yield* stepsOf(rt, f, [param, ...extra])
       return r !== undefined ? r : param.result
     },
+    stepped: f.hasSteps,
     element: elementParam,
     pair: pairParam,
   }
@@ -92,6 +98,7 @@ function lendingCallback(rt: Runtime, f: FourDFunction, extra: readonly unknown[
       params[0] = param
       return stepsOf(rt, f, params)
     },
+    stepped: f.hasSteps,
     element(value) {
       one.value = value
       return one
@@ -129,4 +136,55 @@ export function startAndCallback(args: readonly unknown[]): {
   return typeof args[0] === 'number'
     ? { start: args[0], fn: args[1], extra: args.slice(2) }
     : { start: undefined, fn: args[0], extra: args.slice(1) }
+}
+
+/**
+ * What a loop over the elements does with a callback's result for the element at `index`: True
+ * when the loop is over (the element looked for is found).
+ */
+export type Take = (result: unknown, index: number) => boolean | void
+
+/** Where a loop of callbacks ended: the index, or -1 when it went through, and the last result. */
+export interface Ended {
+  readonly index: number
+  readonly last: unknown
+}
+
+/**
+ * Calls `cb` on the elements from `from`, in order, giving `take` each result, until `take` says
+ * the loop is over or the callback sets `$1.stop`: where it ended. Each call counts its own pass
+ * (compiled code counts a call at its start). The plain call's loop.
+ */
+export function eachNow(cb: Callback, items: readonly unknown[], from: number, take: Take): Ended {
+  let last: unknown = undefined
+  for (let i = from; i < items.length; i++) {
+    const param = cb.element(items[i])
+    last = cb.call(param)
+    if (take(last, i) === true || stopped(param)) return { index: i, last }
+  }
+  return { index: -1, last }
+}
+
+/**
+ * `eachNow` as steps (values/work.ts), for a call in slices: a callback that has steps (4D code)
+ * is gone into, and stops where its own code stops; after a call that read the clock (its ticks
+ * ran out and were given again: every 4,096 calls of a formula without steps) the loop stops,
+ * where a slice may end.
+ */
+export function* eachElement(
+  rt: Runtime,
+  cb: Callback,
+  items: readonly unknown[],
+  from: number,
+  take: Take,
+): Work<Ended> {
+  let last: unknown = undefined
+  for (let i = from; i < items.length; i++) {
+    const param = cb.element(items[i])
+    const ticks = rt.ticks
+    last = cb.stepped ? yield* cb.callSteps(param) : cb.call(param)
+    if (take(last, i) === true || stopped(param)) return { index: i, last }
+    if (rt.ticks > ticks) yield
+  }
+  return { index: -1, last }
 }

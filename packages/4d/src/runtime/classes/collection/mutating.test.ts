@@ -1,6 +1,14 @@
 // Examples of docs/API/CollectionClass.md for the functions that modify the collection.
 import { describe, expect, it } from 'vitest'
-import { errorOf, numbers, run, underBudget } from '../../commands/run.fixture.js'
+import {
+  errorOf,
+  inSteps,
+  numbers,
+  run,
+  stepsTests,
+  underBudget,
+  type BudgetCase,
+} from '../../commands/run.fixture.js'
 import { Collection } from '../../values/collection.js'
 
 describe('.push() / .pop() / .shift() / .unshift()', () => {
@@ -195,5 +203,36 @@ describe('the budget', () => {
     ).toEqual({
       value: [200_002, 0, 7919],
     })
+  })
+  it.each([
+    ['.fill()', '$1.fill(0)', () => numbers(100_000)],
+    ['.resize()', '$1.resize(100000; 1)', () => new Collection([1])],
+  ])('%s that the budget ends leaves the collection as it was', (_, line, made) => {
+    // Its elements counted before any is written.
+    const c = made()
+    expect(underBudget(`${line}\nreturn $1.length`, [c], 5)).toEqual({ errCode: 9410 })
+    expect(c.items).toEqual(made().items)
+  })
+
+  // Written as steps (values/work.ts): a call in slices stops as it counts the elements it
+  // writes, before it writes them.
+  const CASES: BudgetCase[] = [
+    ['.fill()', '$1.fill(7; 5)\nreturn [$1[4]; $1[5]; $1[$1.length-1]]', (n) => [numbers(n)]],
+    ['.resize()', '$1.resize($2; 1)\nreturn [$1.length; $1[$2-1]]', (n) => [new Collection(), n]],
+  ]
+  stepsTests(CASES)
+
+  it.each([
+    ['.insert()', '$1.insert(0; -1)'],
+    ['.unshift()', '$1.unshift(-1)'],
+    ['.combine()', '$1.combine([-1]; 0)'],
+    ['.remove()', '$1.remove(0)'],
+  ])('%s in a call in slices stops before it moves the elements', (_, line) => {
+    // Ten calls that each move 100,000 elements: each counts them, its ticks run out, and it
+    // stops; the loop's own ten passes do not run the ticks out.
+    const code = `For ($i; 1; 10)\n\t${line}\nEnd for\nreturn [$1.length; $1[0]; $1[$1.length-1]]`
+    const { value, stops } = inSteps(code, [numbers(100_000)])
+    expect(stops).toBeGreaterThanOrEqual(10)
+    expect({ value }).toEqual(underBudget(code, [numbers(100_000)], 1e9))
   })
 })

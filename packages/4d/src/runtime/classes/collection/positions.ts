@@ -5,9 +5,13 @@
  */
 import { integerArg } from '../../arguments/arguments.js'
 
-/** An index argument, made a long. */
+/**
+ * An index argument, made a long. A long already is taken as it is, with no command name made
+ * for an error it cannot raise (a function that checks its parameters before it changes the
+ * collection, and again when it changes it, reads them twice).
+ */
 export const indexArg = (fn: string, parameter: string, v: unknown): number =>
-  integerArg(`.${fn}()`, parameter, v)
+  typeof v === 'number' && (v | 0) === v ? v | 0 : integerArg(`.${fn}()`, parameter, v)
 
 /**
  * `startFrom` of `.indexOf()`, `.find()`, `.slice()`, `.fill()`…: a negative one from the end, then

@@ -1,7 +1,14 @@
 // Examples of docs/API/CollectionClass.md for `.query()` and `.indices()`, and the subset of the
 // query language query.ts runs.
 import { describe, expect, it } from 'vitest'
-import { budgetTests, errorOf, objects, run, type BudgetCase } from '../../commands/run.fixture.js'
+import {
+  budgetTests,
+  errorOf,
+  objects,
+  run,
+  stepsTests,
+  type BudgetCase,
+} from '../../commands/run.fixture.js'
 
 const CITIES = `$c:=New collection
 $c.push(New object("name";"Cleveland";"zc";35049))
@@ -122,4 +129,6 @@ describe('the budget', () => {
   ]
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  stepsTests(CASES)
 })

@@ -5,6 +5,7 @@ import {
   numbers,
   objects,
   run,
+  stepsTests,
   texts,
   type BudgetCase,
 } from '../../commands/run.fixture.js'
@@ -169,7 +170,12 @@ describe('the budget', () => {
     ['.countValues()', 'return $1.countValues("élan 5")', (n) => [texts(n)]],
     // A callback counts its own calls.
     ['.find()', 'return $1.find(Formula($1.value<0))', (n) => [numbers(n)]],
+    ['.findIndex()', 'return $1.findIndex(Formula($1.value<0))', (n) => [numbers(n)]],
+    ['.every()', 'return $1.every(Formula($1.value>=0))', (n) => [numbers(n)]],
+    ['.some()', 'return $1.some(1; Formula($1.value<0))', (n) => [numbers(n)]],
   ]
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  stepsTests(CASES)
 })

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest'
 import {
   budgetTests,
   errorOf,
+  inSteps,
   numbers,
   run,
+  steppingBudget,
+  stepsTests,
   underBudget,
   type BudgetCase,
 } from '../../commands/run.fixture.js'
+import { run4d } from '../../../compile/run4d.js'
 import { Collection } from '../../values/collection.js'
 
 describe('.sort()', () => {
@@ -198,11 +202,48 @@ describe('the budget', () => {
   // 5,000 elements without a budget, not 10,000: some 60,000 comparisons already read the clock
   // on the way, far from the deadline.
   budgetTests(CASES, { small: 5_000 })
+  // Written as steps (values/sort-steps.ts): a call in slices stops inside them.
+  stepsTests(CASES)
 
   it('a sort the budget ended leaves the collection as it was', () => {
     const c = numbers(100_000)
     const before = [...c.items]
     expect(underBudget('$1.sort()', [c], 5)).toEqual({ errCode: 9410 })
     expect(c.items).toEqual(before)
+  })
+
+  it('a callback that is 4D code is gone into: a call in slices stops inside it', () => {
+    // Each comparison runs a loop of 10,000 passes, more than the 4,096 between two stops, and
+    // counts itself in `$2.n`.
+    const Less = 'For ($i; 1; 10000)\nEnd for\n$1.result:=$1.value<$1.value2\n$2.n:=$2.n+1'
+    const c = (): Collection => new Collection([5, 3, 9, 1, 7, 2, 8, 6, 4])
+    for (const fn of ['sort', 'orderByMethod']) {
+      const code = `$n:={n: 0}\nreturn [$1.${fn}("Less"; $n); $n.n]`
+      const { value, stops } = inSteps(code, [c()], { methods: { Less } })
+      const [sorted, compared] = value as [unknown, number]
+      expect(sorted).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(stops).toBeGreaterThanOrEqual(2 * compared)
+    }
+  })
+
+  it('in a call in slices too: the sorted elements are put in place at the last step', () => {
+    const c = numbers(100_000)
+    const before = [...c.items]
+    let stops = 0
+    const inSlices = (ms: number): unknown =>
+      run4d('$1.sort()\nreturn $1.length', [c], {
+        emit: { steps: true, budget: true, lines: false },
+        runtime: { budget: steppingBudget(ms) },
+        stopped: () => {
+          stops++
+          // Between two slices, other requests see the collection as it was.
+          for (const i of [1, 50_000, 99_999]) expect(c.items[i]).toBe(before[i])
+        },
+      })
+    expect(() => inSlices(5)).toThrow(expect.objectContaining({ errCode: 9410 }))
+    expect(c.items).toEqual(before)
+    expect(inSlices(1e9)).toBe(100_000)
+    expect(stops).toBeGreaterThanOrEqual(5)
+    expect(c.items).toEqual([...before].sort((a, b) => (a as number) - (b as number)))
   })
 })

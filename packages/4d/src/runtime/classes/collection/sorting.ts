@@ -14,19 +14,22 @@
  * finds equal — ascending, or as its `{collection; order}` object says (the docs' example 2 shows
  * the plain ones breaking ties too, compat.md).
  *
- * Each comparison is a pass of the budget's (context/budget.ts), a callback's as any call: a sort
- * of millions of elements, which takes seconds, ends at the budget with 9410, the collection left
- * as it was.
+ * Each comparison is a pass of the budget's (context/budget.ts): a sort of millions of elements,
+ * which takes seconds, ends at the budget with 9410, the collection left as it was. Each sort is
+ * steps (values/sort-steps.ts), which a call in slices goes into, a callback's own steps too: it
+ * stops inside the sort, and the sorted elements are put in place at its last step.
  */
 import { collectionArg, invalid, textArg, wrongType } from '../../arguments/arguments.js'
-import { countedCompare } from '../../values/passes.js'
 import type { Runtime } from '../../context/runtime.js'
 import { get } from '../../ops/members.js'
 import { Collection } from '../../values/collection.js'
 import { isPlainObject } from '../../values/kinds.js'
 import { likeSource } from '../../values/shared.js'
+import { sortSteps, type SortCompare } from '../../values/sort-steps.js'
+import type { Work } from '../../values/work.js'
 import { callbackOf } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
+import { bothWays } from './sliced.js'
 import { compareValues } from './order.js'
 import { pathSteps, readPath } from './paths.js'
 
@@ -34,11 +37,53 @@ type Compare = (a: unknown, b: unknown) => number
 
 const DESCENDING = 1
 
-/** The order a callback gives: True when `a` comes before `b`. */
-function callbackOrder(rt: Runtime, fn: string, formula: unknown, extra: unknown[]): Compare {
+const ascending: Compare = (a, b) => compareValues(a, b)
+
+/**
+ * The order a callback gives, True when `a` comes before `b`: -1 then, else 0, which is all that
+ * sortSteps asks (whether a later element goes before an earlier one), one call a comparison. In
+ * a call in slices (`inSlices`), a callback that has steps (4D code) is gone into; any other is
+ * called at once (a generator a comparison would cost it for nothing).
+ */
+function callbackOrder(
+  rt: Runtime,
+  fn: string,
+  [formula, ...extra]: unknown[],
+  inSlices: boolean,
+): SortCompare<unknown> {
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
-  const less = (a: unknown, b: unknown): boolean => cb.call(cb.pair(a, b)) === true
-  return (a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0)
+  if (!inSlices || !cb.stepped) return (a, b) => (cb.call(cb.pair(a, b)) === true ? -1 : 0)
+  return function* (a, b) {
+    return (yield* cb.callSteps(cb.pair(a, b))) === true ? -1 : 0
+  }
+}
+
+/** `items` given the order of `sorted` (the same elements): the sort's last step. */
+function putInPlace(items: unknown[], sorted: readonly unknown[]): void {
+  for (let i = 0; i < sorted.length; i++) items[i] = sorted[i]
+}
+
+/** `.sort()`: the collection sorted in place, by 4D's order or a callback's. */
+function* sortInPlace(
+  rt: Runtime,
+  self: Collection,
+  args: unknown[],
+  inSlices: boolean,
+): Work<Collection> {
+  const compare = args[0] === undefined ? ascending : callbackOrder(rt, 'sort', args, inSlices)
+  putInPlace(self.items, yield* sortSteps(rt, self.items, compare))
+  return self
+}
+
+/** `.orderByMethod()`: a new collection sorted by a callback's order. */
+function* orderByMethod(
+  rt: Runtime,
+  self: Collection,
+  args: unknown[],
+  inSlices: boolean,
+): Work<Collection> {
+  const compare = callbackOrder(rt, 'orderByMethod', args, inSlices)
+  return likeSource(self, new Collection(yield* sortSteps(rt, self.items, compare)))
 }
 
 interface Criterion {
@@ -82,16 +127,24 @@ function byCriteria(criteria: readonly Criterion[]): Compare {
 }
 
 function orderByCompare(arg: unknown): Compare {
-  if (arg === undefined) return (a, b) => compareValues(a, b)
-  if (typeof arg === 'number')
-    return arg === DESCENDING ? (a, b) => compareValues(b, a) : (a, b) => compareValues(a, b)
+  if (arg === undefined) return ascending
+  if (typeof arg === 'number') return arg === DESCENDING ? (a, b) => compareValues(b, a) : ascending
   if (typeof arg === 'string') return byCriteria(textCriteria(arg))
   if (arg instanceof Collection) return byCriteria(objectCriteria(arg))
   return wrongType('.orderBy()', 'criteria', 'Text, Collection or Integer', arg)
 }
 
-/** `.multiSort()`: sorts `self` and the collections of `cols` in step. */
-function multiSort(rt: Runtime, self: Collection, first: Compare, cols: unknown): Collection {
+/**
+ * `.multiSort()`: sorts `self` and the collections of `cols` in step, by 4D's order, or first by
+ * `callback`'s (which says only whether one value goes before another: asked both ways, and
+ * neither way is a tie).
+ */
+function* multiSort(
+  rt: Runtime,
+  self: Collection,
+  cols: unknown,
+  callback?: SortCompare<unknown>,
+): Work<Collection> {
   const levels: { items: unknown[]; descending: boolean; target: Collection }[] = []
   for (const entry of collectionArg('.multiSort()', 'colsToSort', cols).items) {
     let target: Collection
@@ -106,17 +159,29 @@ function multiSort(rt: Runtime, self: Collection, first: Compare, cols: unknown)
     levels.push({ items: [...target.items], descending, target })
   }
   const own = [...self.items]
-  const order = own.map((_, i) => i)
-  order.sort(
-    countedCompare(rt, (i: number, j: number) => {
-      const c = first(own[i], own[j])
-      if (c !== 0) return c
-      for (const { items, descending } of levels) {
-        const d = compareValues(items[i], items[j])
-        if (d !== 0) return descending ? -d : d
-      }
-      return 0
-    }),
+  // The elements the first order finds equal, ordered by the collections of `cols` in turn.
+  const tie = (i: number, j: number): number => {
+    for (const { items, descending } of levels) {
+      const d = compareValues(items[i], items[j])
+      if (d !== 0) return descending ? -d : d
+    }
+    return 0
+  }
+  const compare: SortCompare<number> =
+    callback === undefined
+      ? (i, j) => compareValues(own[i], own[j]) || tie(i, j)
+      : function* (i, j) {
+          let c = callback(own[i], own[j])
+          if (typeof c !== 'number') c = yield* c
+          if (c < 0) return c
+          c = callback(own[j], own[i])
+          if (typeof c !== 'number') c = yield* c
+          return c < 0 ? 1 : tie(i, j)
+        }
+  const order = yield* sortSteps(
+    rt,
+    own.map((_, i) => i),
+    compare,
   )
   order.forEach((from, to) => {
     self.items[to] = own[from]
@@ -129,40 +194,36 @@ export const SORTING: readonly CollectionFunctionSpec[] = [
   {
     name: 'sort',
     signature: '(formula?: any; ...extraParams: any): Collection',
-    impl: (rt, self, [formula, ...extra]) => {
-      // A callback counts its own calls.
-      if (formula !== undefined) self.items.sort(callbackOrder(rt, 'sort', formula, extra))
-      else self.items.sort(countedCompare(rt, orderByCompare(undefined)))
-      return self
-    },
+    ...bothWays(sortInPlace),
   },
   {
     name: 'orderBy',
     signature: '(criteria?: any): Collection',
-    impl: (rt, self, [criteria]) =>
-      likeSource(
-        self,
-        new Collection([...self.items].sort(countedCompare(rt, orderByCompare(criteria)))),
-      ),
+    *steps(rt, self, [criteria]) {
+      const sorted = yield* sortSteps(rt, self.items, orderByCompare(criteria))
+      return likeSource(self, new Collection(sorted))
+    },
   },
   {
     name: 'orderByMethod',
     signature: '(formula: any; ...extraParams: any): Collection',
-    impl: (rt, self, [formula, ...extra]) => {
-      // A callback counts its own calls.
-      const compare = callbackOrder(rt, 'orderByMethod', formula, extra)
-      return likeSource(self, new Collection([...self.items].sort(compare)))
-    },
+    ...bothWays(orderByMethod),
   },
   {
     name: 'multiSort',
     signature: '(formulaOrCols?: any; colsToSort?: Collection): Collection',
-    impl: (rt, self, args) => {
-      if (args.length === 0)
-        return self.items.sort(countedCompare(rt, (a, b) => compareValues(a, b))) && self
-      if (args[0] instanceof Collection)
-        return multiSort(rt, self, (a, b) => compareValues(a, b), args[0])
-      return multiSort(rt, self, callbackOrder(rt, 'multiSort', args[0], []), args[1])
-    },
+    ...bothWays(multiSortOf),
   },
 ]
+
+/** `.multiSort()` with what it is given: nothing, collections, or a callback and collections. */
+function multiSortOf(
+  rt: Runtime,
+  self: Collection,
+  args: unknown[],
+  inSlices: boolean,
+): Work<Collection> {
+  if (args.length === 0) return sortInPlace(rt, self, [], inSlices)
+  if (args[0] instanceof Collection) return multiSort(rt, self, args[0])
+  return multiSort(rt, self, args[1], callbackOrder(rt, 'multiSort', [args[0]], inSlices))
+}

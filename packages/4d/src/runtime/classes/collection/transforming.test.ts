@@ -2,12 +2,16 @@
 import { describe, expect, it } from 'vitest'
 import {
   budgetTests,
+  inSteps,
   numbers,
   objects,
+  plain,
   run,
+  stepsTests,
   underBudget,
   type BudgetCase,
 } from '../../commands/run.fixture.js'
+import { run4d } from '../../../compile/run4d.js'
 import { Collection } from '../../values/collection.js'
 
 describe('.filter() / .map() / .flatMap()', () => {
@@ -176,6 +180,8 @@ describe('the budget', () => {
     ['.concat()', 'return $1.concat($2; 3)', (n) => [numbers(3), numbers(n)]],
     // A callback counts its own calls.
     ['.map()', 'return $1.map(Formula($1.value*2))', (n) => [numbers(n)]],
+    ['.filter()', 'return $1.filter(Formula($1.value>=50000))', (n) => [numbers(n)]],
+    ['.flatMap()', 'return $1.flatMap(Formula(New collection($1.value)))', (n) => [numbers(n)]],
   ]
 
   it('.concat() of more elements than a call takes arguments', () => {
@@ -187,4 +193,24 @@ describe('the budget', () => {
   })
 
   budgetTests(CASES)
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  stepsTests(CASES)
+})
+
+describe('a callback in a call in slices', () => {
+  // A project method with a loop of 20,000 passes: about five stops of its own a call.
+  const HEAVY =
+    '#DECLARE($p : Object) -> $r : Real\nFor ($i; 1; 20000)\n\t$r:=$r+1\nEnd for\n$r:=$r+$p.value'
+  it.each([
+    ['.map()', 'return $1.map(Formula(heavy($1)))'],
+    ['.filter()', 'return $1.filter(Formula(heavy($1)>20003))'],
+    ['.map() of a method name', 'return $1.map("heavy")'],
+  ])("%s goes into the callback's steps: it stops inside the method", (_, code) => {
+    const c = new Collection([1, 2, 3, 4, 5, 6])
+    const { value, stops } = inSteps(code, [c], { methods: { heavy: HEAVY } })
+    // Six calls of 20,000 passes: a stop each 4,096 (about 29); called at once, the callback
+    // would leave the map a stop each 4,096 calls, none here.
+    expect(stops).toBeGreaterThanOrEqual(20)
+    expect(value).toEqual(plain(run4d(code, [c], { methods: { heavy: HEAVY } })))
+  })
 })

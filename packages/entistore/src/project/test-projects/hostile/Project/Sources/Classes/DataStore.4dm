@@ -98,3 +98,38 @@ exposed Function caught($what : Text; $n : Integer) : Text
 		$error:=String(Last errors[0].errCode)+" "+Last errors[0].message
 	End try
 	return $error
+
+// `$count` numbers in a scrambled order, kept in Storage for the calls below, which run no loop
+// of 4D code of their own: their work is the builtins'.
+exposed Function prepare($count : Integer) : Integer
+	var $c : Collection
+	var $i : Integer
+	$c:=New collection
+	$c.resize($count; 0)
+	For ($i; 0; $count-1)
+		$c[$i]:=($i*7919)%1000003
+	End for
+	Use (Storage)
+		Storage.numbers:=$c.copy(ck shared)
+	End use
+	return $c.length
+
+// The smallest of the numbers, by a sort of them all.
+exposed Function sorted() : Integer
+	return Storage.numbers.copy().sort()[0]
+
+// The numbers written as a JSON text and read back.
+exposed Function parsed() : Integer
+	return JSON Parse(JSON Stringify(Storage.numbers)).length
+
+// The first `$count` numbers, each given to a function that loops `$passes` times.
+exposed Function mapped($count : Integer; $passes : Integer) : Integer
+	return Storage.numbers.slice(0; $count).map(Formula($2.slow($1.value; $3)); This; $passes).length
+
+// A value, after `$passes` passes of a loop.
+Function slow($value : Integer; $passes : Integer) : Integer
+	var $i; $n : Integer
+	For ($i; 1; $passes)
+		$n:=$n+1
+	End for
+	return $value+$n-$passes
