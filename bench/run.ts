@@ -61,6 +61,7 @@ import { runLogCost } from './log-cost.ts'
 import { runClusterHttpSuite, type ClusterHttpOptions } from './suites/cluster-http.bench.ts'
 import { runScaleSuite, SCALE_DATA, type ScaleOptions } from './suites/scale.bench.ts'
 import { runContentionSuite, type ContentionOptions } from './suites/contention.bench.ts'
+import { runCodeBesideSuite, type CodeBesideOptions } from './suites/code-beside.bench.ts'
 import { RESTRICT_ON } from './views-data.ts'
 import { runViewsSuite, THIS_TREE, type ViewsOptions } from './suites/views.bench.ts'
 import { textGroups } from './suites/text.bench.ts'
@@ -125,6 +126,7 @@ const SUITES = [
   'scale',
   'newcomer',
   'contention',
+  'code-beside',
   'vectors',
   'changes',
   'views',
@@ -180,6 +182,8 @@ interface Options {
   snapshotRows: number
   scale: ScaleOptions
   contention: ContentionOptions
+  /** 4D code beside other clients (issue 78), on serve --project. */
+  codeBeside: CodeBesideOptions
   /** Many sessions of one reader following a restricted dataclass (issue 61). */
   views: ViewsOptions
   /** Vectors of the vectors suite (issue 49), one size at a time. */
@@ -210,10 +214,13 @@ const HELP = `usage: npm run bench -- [options]
   --quick            fewer sizes and repetitions, shorter HTTP rounds (${quickMinutes()})
 ${OWN_DATA_HELP}
   --suite=query,text,http,writes,aggregate,sets,fixture,adapters,pictures,journal,cluster,
-          cluster-http,memory,scale,newcomer,contention,vectors,changes,views,4d-language
-                     suites to run (default all but scale, newcomer, contention and views, which
-                     only run when named; newcomer: the CLI's start and usage errors, the install
-                     footprint; contention: a cheap GET beside heavy reads, ≈1½ min at 1M;
+          cluster-http,memory,scale,newcomer,contention,code-beside,vectors,changes,views,
+          4d-language
+                     suites to run (default all but scale, newcomer, contention, code-beside and
+                     views, which only run when named; newcomer: the CLI's start and usage errors,
+                     the install footprint; contention: a cheap GET beside heavy reads, ≈1½ min
+                     at 1M; code-beside: a cheap GET beside a 4D project's heavy code on serve
+                     --project, ≈½ min at 200k;
                      views: writes beside 99 sessions of one reader following a restricted
                      dataclass, ≈½ min at 100k)
                      4d-language: 4D code compiled by @entistore/4d against the same logic in
@@ -277,6 +284,8 @@ ${OWN_DATA_HELP}
   --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
   --contention-threads=0,auto  serve's --threads of each of its runs, side by side (default
                      0,auto: no worker thread, then one per CPU but one)
+  --code-beside-rows=200k  Person rows of the code-beside suite (issue 78; default 200k)
+  --code-beside-seconds=S  seconds of each of its measures (default 6)
   --views-rows=100k  Employee rows of the views suite (issue 61; default 100k): one server per
                      size and restrict (indexed, unindexed: --views-restrict=indexed)
   --views-subscribers=99  sessions of one reader reading Employee and following its feed
@@ -323,7 +332,12 @@ function parseArgs(argv: string[]): Options {
     // The contention suite too: ≈1½ min at its 1M rows, a large server each time; and the views
     // suite: two servers with a hundred open streams, its figures for issue 61's question alone.
     suites: SUITES.filter(
-      (x) => x !== 'scale' && x !== 'newcomer' && x !== 'contention' && x !== 'views',
+      (x) =>
+        x !== 'scale' &&
+        x !== 'newcomer' &&
+        x !== 'contention' &&
+        x !== 'code-beside' &&
+        x !== 'views',
     ),
     sizes: [10_000, 100_000, 1_000_000],
     peers: true,
@@ -387,6 +401,12 @@ function parseArgs(argv: string[]): Options {
       slowSeconds: 4,
       dataDir: SCALE_DATA,
       startupTimeoutMs: 1_200_000,
+    },
+    codeBeside: {
+      rows: 200_000,
+      seconds: 6,
+      dataDir: SCALE_DATA,
+      startupTimeoutMs: 600_000,
     },
     views: {
       rows: [100_000],
@@ -576,6 +596,12 @@ function parseArgs(argv: string[]): Options {
             .split(',')
             .map((t) => (t === 'auto' ? 'auto' : t === '0' ? 0 : num(name, t))),
         }
+        break
+      case '--code-beside-rows':
+        o.codeBeside = { ...o.codeBeside, rows: parseSize(value) }
+        break
+      case '--code-beside-seconds':
+        o.codeBeside = { ...o.codeBeside, seconds: num(name, value) }
         break
       case '--contention-seconds':
         o.contention = {
@@ -814,6 +840,7 @@ const suiteText: Record<Suite, string> = {
     `${opts.scale.longSizes.map(sizeLabel).join(', ') || 'none'})`,
   newcomer: `newcomer (the command's start, usage errors; the footprint${opts.quick ? '' : ', with a clone'})`,
   contention: `contention (${sizeLabel(opts.contention.rows)} short rows; ${opts.contention.seconds} s a measure)`,
+  'code-beside': `code-beside (${sizeLabel(opts.codeBeside.rows)} short rows; ${opts.codeBeside.seconds} s a measure)`,
   views:
     `views (${opts.views.rows.map(sizeLabel).join(', ')} rows, restrict ${opts.views.on.join(' and ')}; ` +
     `${opts.views.subscribers} subscribers of ${opts.views.readers} reader${opts.views.readers === 1 ? '' : 's'})`,
@@ -1384,6 +1411,14 @@ await runSuite('contention', async () => {
   )
   console.log(ensurePackagesBuilt(opts.build))
   await runContentionSuite(opts.contention)
+})
+
+// ---------------------------------------------------------------- 4D code beside clients
+
+await runSuite('code-beside', async () => {
+  console.log("\n## 4D code beside clients: a cheap GET beside a 4D project's heavy code, on serve")
+  console.log(ensurePackagesBuilt(opts.build))
+  await runCodeBesideSuite(opts.codeBeside)
 })
 
 // ---------------------------------------------------------------- many sessions of one reader

@@ -71,11 +71,15 @@ const SLOW_TOP = 100_000
 /** serve says when its background build is done from this many rows on (serve-run.ts). */
 const BUILT_LINE_FROM = 1000
 
-/** One heavy read: every row of Person goes through it, none uses an index but `count`. */
-interface HeavyRead {
+/**
+ * One heavy request: a GET of `path`, or a POST of `body` to it (a 4D function's call, code-beside
+ * suite). HEAVY's: every row of Person goes through it, none uses an index but `count`.
+ */
+export interface HeavyRead {
   readonly id: string
   readonly title: string
   readonly path: (rows: number, random: () => number) => string
+  readonly body?: unknown
 }
 
 const filter = (f: string): string => `$filter=${encodeURIComponent(`"${f}"`)}`
@@ -119,10 +123,10 @@ export interface HeavyRun {
 }
 
 /** The runs as one: their replies and seconds added, the medians of all their times. */
-function heavyRun(
+export function heavyRun(
   runs: readonly Pick<HeavyRun, 'failed' | 'seconds' | 'times' | 'error'>[],
 ): HeavyRun {
-  const times = HEAVY.map((_, i) => runs.flatMap((r) => r.times[i]!))
+  const times = runs[0]!.times.map((_, i) => runs.flatMap((r) => r.times[i]!))
   const ok = times.reduce((a, t) => a + t.length, 0)
   const seconds = runs.reduce((a, r) => a + r.seconds, 0)
   const error = runs.find((r) => r.error !== undefined)?.error
@@ -137,14 +141,23 @@ function heavyRun(
   }
 }
 
-/** What a GET's time to its last byte was, its status (0: no reply) and its body. */
-async function timedGet(
+/**
+ * What a GET's (or, given a `sent` body, a POST's) time to its last byte was, its status (0: no
+ * reply) and its body.
+ */
+export async function timedGet(
   url: string,
   agent: Agent | false,
+  sent?: unknown,
 ): Promise<{ ms: number; status: number; body: string }> {
   const t0 = performance.now()
+  const post = sent === undefined ? undefined : JSON.stringify(sent)
   return new Promise((resolve) => {
-    const req = request(url, { agent }, (res) => {
+    const options =
+      post === undefined
+        ? { agent }
+        : { agent, method: 'POST', headers: { 'Content-Type': 'application/json' } }
+    const req = request(url, options, (res) => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (s: string) => (body += s))
@@ -154,33 +167,39 @@ async function timedGet(
       res.on('error', () => resolve({ ms: performance.now() - t0, status: 0, body }))
     })
     req.on('error', (e) => resolve({ ms: performance.now() - t0, status: 0, body: e.message }))
-    req.end()
+    req.end(post)
   })
 }
 
-/** HEAVY_CLIENTS clients sending the heavy reads in turn for `seconds` (each ends its last one). */
+/**
+ * HEAVY_CLIENTS clients sending the heavy requests (`reads`, HEAVY by default) in turn for
+ * `seconds` (each ends its last one).
+ */
 export async function heavyLoad(
   origin: string,
   rows: number,
   seconds: number,
   seed: number,
+  reads: readonly HeavyRead[] = HEAVY,
 ): Promise<HeavyRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: HEAVY_CLIENTS })
-  const times = HEAVY.map((): number[] => [])
+  const times = reads.map((): number[] => [])
   let failed = 0
   let error: string | undefined
   const t0 = performance.now()
   const end = t0 + seconds * 1000
   const client = async (c: number): Promise<void> => {
     const random = prng(seed * 100 + c)
-    // Each client starts at another read, so that the four run side by side from the start.
-    for (let k = c; performance.now() < end; k++) {
-      const i = k % HEAVY.length
-      const r = await timedGet(origin + HEAVY[i]!.path(rows, random), agent)
+    // Each client starts at another read, so that the four run side by side from the start, and
+    // sends each read once at least: a measure shorter than a round still times every read.
+    for (let k = c; k < c + reads.length || performance.now() < end; k++) {
+      const i = k % reads.length
+      const read = reads[i]!
+      const r = await timedGet(origin + read.path(rows, random), agent, read.body)
       if (r.status === 200) times[i]!.push(r.ms)
       else {
         failed++
-        error ??= `${HEAVY[i]!.id}: ${r.status} ${r.body.slice(0, 160)}`
+        error ??= `${read.id}: ${r.status} ${r.body.slice(0, 160)}`
       }
     }
   }
@@ -316,7 +335,7 @@ async function slowReaders(child: Child, target: ProbeTarget, seconds: number): 
  * Starts node with `args`, runs `body` once its URL line is out (its origin, the time to that line,
  * the moment it came), and stops it whatever happens.
  */
-async function serving<T>(
+export async function serving<T>(
   label: string,
   args: readonly string[],
   timeoutMs: number,
