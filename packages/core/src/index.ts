@@ -375,7 +375,19 @@ export {
 export type { Work, Parked, ChangedRows } from './query/slices.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
-export { saveInSteps, dropInSteps, restrictInSteps } from './orda/objects/data-class-steps.js'
+export {
+  saveInSteps,
+  dropInSteps,
+  newInSteps,
+  restrictInSteps,
+} from './orda/objects/data-class-steps.js'
+// A write a step gave, its after-events (`afterSave`, `afterDrop`) then in steps.
+export { writeInSteps } from './orda/writes/after-commit.js'
+// A transaction level as work in steps (the REST interface's `$atomic` batch, run in turns).
+export {
+  transactionSteps as transactionInSteps,
+  writesMayStop,
+} from './orda/writes/transaction-steps.js'
 export { fold } from './values/fold.js'
 // The 4D language (@entistore/4d) compares texts as the query engine does, 4D's rule for both:
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.

@@ -28,6 +28,7 @@ import type { FunctionNode } from '../ast/files.js'
 import type { ClassObject } from '../runtime/context/class-object.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
+import { running } from '../runtime/context/running.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'
 
@@ -118,6 +119,14 @@ function attributeFunctions(
   const getParams = paramsOf(byKind.get('get')!)
   // The getter of each datastore's class (the class chain is walked once, not at every read).
   const getters = new WeakMap<ClassObject, FourDFunction>()
+  const getterOf = (cx: RunContext): FourDFunction => {
+    let fn = getters.get(cx.cls)
+    if (fn === undefined) getters.set(cx.cls, (fn = cx.cls.findGetter(attributeName)!))
+    return fn
+  }
+  const paramsFor = (e: Record<string, unknown>): unknown[] => (getParams === 0 ? [] : [e])
+  const valueOf = (cx: RunContext, e: Record<string, unknown>, result: unknown): unknown =>
+    cx.bridge.resultOf(answerOf(e, result))
   const fns: ComputedAttributeFunctions = {
     // The hot path (every read, scan and sort of the attribute): one closure a read.
     get(entity) {
@@ -127,14 +136,30 @@ function attributeFunctions(
         (cx) => {
           try {
             const e = event('get')
-            let fn = getters.get(cx.cls)
-            if (fn === undefined) getters.set(cx.cls, (fn = cx.cls.findGetter(attributeName)!))
-            const result = cx.rt.invoke(fn, cx.bridge.toFourD(entity), getParams === 0 ? [] : [e])
-            return cx.bridge.resultOf(answerOf(e, result))
+            return valueOf(
+              cx,
+              e,
+              cx.rt.invoke(getterOf(cx), cx.bridge.toFourD(entity), paramsFor(e)),
+            )
           } catch (error) {
             throw refusalOf(error)
           }
         },
+        datastoreOf(entity),
+      )
+    },
+    // The same in steps, which core goes into for a row of a read in slices: one call that loops
+    // holds no other client. None while 4D code runs: a read its code makes is called inside it,
+    // where nothing stops, and core's row may not be run again through that code.
+    getSteps(entity) {
+      if (running() !== undefined) return undefined
+      const e = event('get')
+      return runner.stepsOf(
+        c,
+        where,
+        (cx) => ({ code: getterOf(cx), self: cx.bridge.toFourD(entity), params: paramsFor(e) }),
+        (cx, value) => valueOf(cx, e, value),
+        refusalOf,
         datastoreOf(entity),
       )
     },

@@ -1,4 +1,12 @@
-import { createDatastore, DatastoreError, saveResultOf, type Datastore } from '@entistore/core'
+import {
+  createDatastore,
+  DatastoreError,
+  finishWork,
+  saveInSteps,
+  saveResultOf,
+  writeInSteps,
+  type Datastore,
+} from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { compileProject } from './compile-project.js'
 import { projectFunctions } from './project-functions.js'
@@ -186,5 +194,22 @@ describe("an Entity class's events, run by core for the library's writes", () =>
       statusText: 'Mild Validation Error',
     })
     expect(ds.dataClass('Product').all().length).toBe(1)
+  })
+
+  // Where the write runs in slices (a REST write), core goes into each event's steps.
+  it('runs every event in steps for a write in slices, as the plain write runs them', () => {
+    const plainDs = datastore()
+    const plain = plainDs.dataClass('Product').create({ name: 'jam', price: 4 })
+    const ds = datastore()
+    const products = ds.dataClass('Product')
+    const events = ds.functions.events('Product')!
+    for (const kind of ['constructor', 'saving', 'afterSave'])
+      expect(typeof events.entity![kind]!.steps).toBe('function')
+    expect(typeof events.attributes.get('price')!['touched']!.steps).toBe('function')
+    const write = finishWork(saveInSteps(products, undefined, { name: 'jam', price: 4 }))
+    const saved = finishWork(writeInSteps(write))
+    const attributes = 'name,price,status,stamp,log'
+    expect(saved.toObject(attributes)).toEqual(plain.toObject(attributes))
+    expect(ds.call('log')).toEqual(plainDs.call('log'))
   })
 })

@@ -10,10 +10,14 @@
  * entity after it and for a drop), `$event` core's event object as a 4D object, and what the
  * function returns (4D's error object, `{errCode; message; extraDescription; seriousError}`) goes
  * back to core, which refuses the write with it as it refuses a module's (statuses 7/8, 4). A 4D
- * error raised by the code fails the write with 4D's error stack, as a module's throw does.
+ * error raised by the code fails the write with 4D's error stack, as a module's throw does. Each,
+ * the constructor included, has its steps beside (`steps`), which core runs where the write runs
+ * in slices (a REST write, 4D code's `ds.X.new()`, `$e.name:=…` or `$e.save()` in a call in
+ * slices): an event that loops holds no other client.
  */
 import type { DataClassFunctionDefs, Datastore, Entity, EntityDraft } from '@entistore/core'
 import type { OrdaMember } from '../runtime/context/class-object.js'
+import type { FourDFunction } from '../runtime/context/function-object.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'
 
@@ -79,41 +83,49 @@ function eventHandler(
   name: string,
   attribute: string | null,
 ): Handler {
-  const handler: Handler = function (this: Written, event?: unknown): unknown {
-    const body = ({ rt, cls, bridge }: RunContext): unknown => {
-      const code = eventCode(cls.definition.orda, name, attribute)
-      if (code === undefined) return undefined
-      const result = rt.invoke(code, bridge.toFourD(this), [bridge.toFourD(event)])
-      // 4D's error object as core reads it; nothing (or not an object) lets the write go on.
-      return bridge.fromFourD(result)
-    }
-    return runner.run(c, where, body, datastoreOf(this))
-  }
-  // The same in steps, which core runs in a save's slices: an event that loops holds no one.
-  handler.steps = function (this: Written, event?: unknown) {
-    return runner.stepsOf(
-      c,
-      where,
-      ({ cls, bridge }) => ({
-        code: eventCode(cls.definition.orda, name, attribute),
-        self: bridge.toFourD(this),
-        params: [bridge.toFourD(event)],
-      }),
-      ({ bridge }, result) => bridge.fromFourD(result),
-      (e) => e,
-      datastoreOf(this),
-    )
-  }
-  return handler
+  return handlerOf(c, runner, where, (cls) => eventCode(cls.definition.orda, name, attribute), true)
 }
 
 /** `Class constructor` of the Entity class, run on a new entity (no parameter, as in 4D). */
-function constructorHandler(c: ProjectClass, runner: ProjectRunner): Handler {
-  return function (this: Written): void {
-    const body = ({ rt, cls, bridge }: RunContext): void => {
-      const self = bridge.toFourD(this)
-      rt.run(() => cls.runConstructor(rt, self, []))
+const constructorHandler = (c: ProjectClass, runner: ProjectRunner): Handler =>
+  handlerOf(c, runner, `${c.name}.constructor`, (cls) => cls.definition.constructorFunction, false)
+
+/**
+ * The code `codeOf` finds in the class, run on what core hands (`This`, and `$event` when
+ * `withEvent`), plain or in steps, which core runs in a write's slices: an event that loops holds
+ * no one.
+ */
+function handlerOf(
+  c: ProjectClass,
+  runner: ProjectRunner,
+  where: string,
+  codeOf: (cls: RunContext['cls']) => FourDFunction | undefined,
+  withEvent: boolean,
+): Handler {
+  const target = (self: Written, event: unknown, { cls, bridge }: RunContext) => ({
+    code: codeOf(cls),
+    self: bridge.toFourD(self),
+    params: withEvent ? [bridge.toFourD(event)] : [],
+  })
+  // 4D's error object as core reads it; nothing (or not an object) lets the write go on.
+  const result = ({ bridge }: RunContext, value: unknown): unknown => bridge.fromFourD(value)
+  const handler: Handler = function (this: Written, event?: unknown): unknown {
+    const body = (cx: RunContext): unknown => {
+      const { code, self, params } = target(this, event, cx)
+      return code === undefined ? undefined : result(cx, cx.rt.invoke(code, self, params))
     }
-    runner.run(c, `${c.name}.constructor`, body, datastoreOf(this))
+    return runner.run(c, where, body, datastoreOf(this))
   }
+  handler.steps = function (this: Written, event?: unknown) {
+    const ds = datastoreOf(this)
+    return runner.stepsOf(
+      c,
+      where,
+      (cx) => target(this, event, cx),
+      result,
+      (e) => e,
+      ds,
+    )
+  }
+  return handler
 }

@@ -118,6 +118,24 @@ export class ProcessState {
     tx.cancel()
   }
 
+  /**
+   * Ends the level opened at `level` for code that is done (`ds.transaction(fn)`, and its steps
+   * form): validated, or a TypeError, everything opened since cancelled, when the code left a
+   * level of its own open or closed this one. `who` names the caller in the message.
+   */
+  leave(level: number, who: string): void {
+    const now = this.level
+    if (now !== level + 1) {
+      this.cancelTo(level)
+      throw new TypeError(
+        now > level + 1
+          ? `${who}: the function left ${now - level - 1} transaction(s) open`
+          : `${who}: the function closed the transaction ${who} opened`,
+      )
+    }
+    this.validate()
+  }
+
   /** Cancels levels until `level` is left open (0: none). */
   cancelTo(level: number): void {
     while (this.level > level) this.cancel()

@@ -8,7 +8,7 @@ import type { Table } from '../store/table.js'
 import type { FoldedTexts } from '../store/folded-column.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import { fold } from '../values/fold.js'
-import { spend } from './budget.js'
+import { BUDGET_STEP, spend } from './budget.js'
 import { finish, type Work } from './slices.js'
 import { columnReady, steps } from './row-steps.js'
 import { objectValues } from './predicate.js'
@@ -179,25 +179,31 @@ function* eachDistinct(
   acc: DistinctValues,
 ): Work<void> {
   const read = source.kind === 'computed' ? undefined : table.reader(source.name)
-  yield* steps(rows.length, (from, to) => {
-    for (let i = from; i < to; i++) {
-      const r = rows[i]!
-      if (!table.has(r)) continue
-      switch (source.kind) {
-        case 'stored':
-          acc.add(read!(r), r)
-          break
-        case 'object': {
-          const root = read!(r)
-          if (root === null || root === undefined) break
-          for (const v of objectValues(root, source.steps)) acc.add(v, r)
-          break
+  // A getter is user code: its rows are cut where it runs, as an aggregate's (row-steps.ts).
+  yield* steps(
+    rows.length,
+    (from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = rows[i]!
+        if (!table.has(r)) continue
+        switch (source.kind) {
+          case 'stored':
+            acc.add(read!(r), r)
+            break
+          case 'object': {
+            const root = read!(r)
+            if (root === null || root === undefined) break
+            for (const v of objectValues(root, source.steps)) acc.add(v, r)
+            break
+          }
+          case 'computed':
+            acc.add(source.read(r), r)
         }
-        case 'computed':
-          acc.add(source.read(r), r)
       }
-    }
-  })
+    },
+    BUDGET_STEP,
+    source.kind === 'computed',
+  )
 }
 
 /** Distinct values of any kind, kept per kind and put in order at the end. */

@@ -316,6 +316,8 @@ export function byKeys(
       : undefined
   const direct = stored && NUMERIC_COLUMN_TYPES.has(stored.type) ? stored.name : undefined
   const text = stored?.type === 'string' ? stored.name : undefined
+  // A computed attribute's getter is user code: the keys' pass is cut where it runs (row-steps.ts).
+  const callsCode = keys.some((k) => k.operand.kind === 'calculated')
   function* work(rows: RowIds, count: number): Work<RowIds> {
     const n = rows.length
     // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
@@ -348,7 +350,7 @@ export function byKeys(
         }
       },
       rowsAStep,
-      true,
+      callsCode,
     )
     // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
     for (const k of keys) k.similarity?.scores?.release()
@@ -372,7 +374,7 @@ export function byKeys(
   return {
     take: (rows, count) => finish(work(rows, count)),
     work,
-    readsOthers: keys.some((k) => k.relations.length > 0 || k.operand.kind === 'calculated'),
+    readsOthers: callsCode || keys.some((k) => k.relations.length > 0),
   }
 }
 

@@ -78,6 +78,13 @@ export interface ComputedAttributeFunctions {
   /** The value, from the entity: called as `get.call(entity, entity)`, so `this` is the entity too. */
   get?(this: EntityView, entity: EntityView): unknown
   /**
+   * `get` as work in steps (a generator that yields between steps and returns what `get` would),
+   * which a filter, an ordering or an aggregate run in slices goes into for one row, so that one
+   * call that runs long holds no other client (what a 4D project's getter gives). Asked only there;
+   * undefined from it: `get` is called.
+   */
+  getSteps?(this: EntityView, entity: EntityView): Generator<void, unknown, void> | undefined
+  /**
    * Dispatches a written value: returns the assignments to write instead (`{ firstName, lastName }`),
    * checked as any write. `this` is the version being updated, null for a new entity. A value the
    * same write gives explicitly wins over the one returned here.

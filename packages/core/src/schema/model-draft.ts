@@ -18,6 +18,7 @@ import {
   type DataClassJson,
 } from './model-json.js'
 import { stableId } from './stable-id.js'
+import { computedGetter } from './getter-calls.js'
 import { GLOBAL_STAMP, trackingAttributeProblem } from './change-tracking.js'
 import {
   KEY_TYPES,
@@ -230,13 +231,14 @@ function draftAttribute(
   }
 }
 
-const COMPUTED_MEMBERS: readonly string[] = ['get', 'set', 'query', 'orderBy']
+const COMPUTED_MEMBERS: readonly string[] = ['get', 'getSteps', 'set', 'query', 'orderBy']
 
 /**
  * The functions of a calculated attribute as its definition holds them: a getter alone, or an
  * object of get/set/query/orderBy functions (any of them may be left out; without `get` the
  * attribute reads null). The getter becomes `compute`, which reads and scans call as
- * `compute(entity)`: an object's `get` is called with the entity as `this` too.
+ * `compute(entity)`: an object's `get` is called with the entity as `this` too, or its `getSteps`
+ * in a row of work in slices (getter-calls.ts).
  */
 function computedFunctions(
   at: string,
@@ -261,7 +263,7 @@ function computedFunctions(
   }
   const get = fns.get
   const out: { -readonly [K in keyof CalculatedAttributeDef]?: CalculatedAttributeDef[K] } = {
-    compute: get && ((entity) => get.call(entity, entity)),
+    compute: get && computedGetter(get, fns.getSteps),
   }
   if (fns.set) out.set = fns.set
   if (fns.query) out.query = fns.query

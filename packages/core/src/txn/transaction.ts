@@ -133,6 +133,11 @@ export class Transaction {
     return this.#id
   }
 
+  /** Whether it may stay open while others commit (`id`): its process's work may stop inside it. */
+  get acrossAwaits(): boolean {
+    return this.#id !== undefined
+  }
+
   /** Whether `commit()` or `cancel()` was called. */
   get closed(): boolean {
     return this.#state !== 'open'

@@ -43,6 +43,7 @@ describe('a guest attacking a project’s 4D code', () => {
     guest = serve.client()
     other = serve.client()
     expect((await guest.post('$catalog/seed', [EMPLOYEES])).json.result).toBe(EMPLOYEES)
+    expect((await guest.post('$catalog/seedTasks', [3])).json.result).toBe(3)
   })
 
   // Each attack, what it is answered (the 4D error first, then where it happened: 9100).
@@ -122,6 +123,47 @@ describe('a guest attacking a project’s 4D code', () => {
       expect(read.status).toBe(200)
       expect(check(read.json), JSON.stringify(read.json)).toBe(true)
     })
+
+  // One getter call that runs long, for one row (the first task's): a read in slices goes into the
+  // call (core's schema/getter-calls.ts), which stops inside its own loop, a slice at a time. Three
+  // tasks: a read that ran the call in one piece would end in its first slice, answered before
+  // the read by key is sent. The replies leave the getters out (a reply's values call them at
+  // once). The getter gives 10,000,001 for the first task (1%3 + … + 10,000,000%3, and its ID),
+  // its ID for the others.
+  for (const [what, path, check] of [
+    [
+      'a filter',
+      'Task?$filter="heavy>5000000"&$attributes=ID',
+      (j: Json) => j.__COUNT === 1 && j.__ENTITIES[0].ID === 1,
+    ],
+    [
+      'an ordering',
+      'Task?$orderby=heavy desc&$attributes=ID',
+      (j: Json) => j.__ENTITIES.map((e: Json) => e.ID).join() === '1,3,2',
+    ],
+    ['an aggregate', 'Task?$compute=max&$attributes=heavy', (j: unknown) => j === 10_000_001],
+  ] as const)
+    it(`answers a read by key beside ${what} whose getter loops long for one row`, async () => {
+      const beside = await answeredBeside(
+        () => guest.get(path),
+        () => other.get('Employee(3)'),
+      )
+      const [read, one] = [beside.heavy, beside.light]
+      expect(beside.order).toEqual(['light', 'heavy'])
+      expect(one.json.lastname).toBe('Last3')
+      expect(read.status).toBe(200)
+      expect(check(read.json as Json), JSON.stringify(read.json)).toBe(true)
+    })
+
+  it('answers a getter that never ends for one row with 9410, serving the others meanwhile', async () => {
+    const beside = await answeredBeside(
+      () => guest.get('Task?$filter="endless>0"'),
+      () => other.get('Employee(4)'),
+    )
+    expect(beside.order).toEqual(['light', 'heavy'])
+    expect(beside.light.json.lastname).toBe('Last4')
+    expect(errCodes(beside.heavy.json)[0]).toBe(9410)
+  })
 
   // A function's code runs in slices (sliced-call.ts): a loop, endless or long, holds no one; nor
   // does a builtin that runs long, which stops inside its own work (runtime/values/work.ts). The

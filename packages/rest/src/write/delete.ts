@@ -12,7 +12,9 @@ import {
   parseCached,
   runQuery,
   toKey,
+  transactionInSteps,
   workInTurns,
+  writeInSteps,
   type DataClass,
   type Datastore,
   type KeyValue,
@@ -22,6 +24,7 @@ import { errorList, isReported, STATUS_BY_CATEGORY } from '../errors/to-error-bo
 import type { Answer, Reply } from '../reply.js'
 import { saveStatusJson } from './save-status-json.js'
 import { bodyObjects } from './write-items.js'
+import { inTransaction } from './in-transaction.js'
 
 const OK: Reply = { status: 200, body: '{"ok":true}' }
 
@@ -69,8 +72,8 @@ export function deleteEntities(req: DeleteRequest): Answer {
 }
 
 function* dropOne(dc: DataClass, key: unknown): Work<Reply> {
-  const drop = yield* dropInSteps(dc, key)
-  drop()
+  // Its `afterDrop` in steps too, once the drop has committed.
+  yield* writeInSteps(yield* dropInSteps(dc, key))
   return OK
 }
 
@@ -88,12 +91,24 @@ function bodyKeys(body: unknown): unknown[] | undefined {
   )
 }
 
-function dropAtomically(req: DeleteRequest, keys: readonly unknown[]): Reply {
+/**
+ * Every key dropped in one transaction, the first failure cancelling all; the events in steps, in
+ * turns, when they may stop (in-transaction.ts).
+ */
+const dropAtomically = (req: DeleteRequest, keys: readonly unknown[]): Answer =>
+  inTransaction(req.dc, (acrossTurns) => dropAtomicSteps(req, keys, acrossTurns))
+
+function* dropAtomicSteps(
+  req: DeleteRequest,
+  keys: readonly unknown[],
+  acrossTurns: boolean,
+): Work<Reply> {
   let at = 0
+  const drops = function* (): Work<void> {
+    for (at = 0; at < keys.length; at++) (yield* dropInSteps(req.dc, keys[at]))()
+  }
   try {
-    req.ds.transaction(() => {
-      for (at = 0; at < keys.length; at++) req.dc.drop(keys[at])
-    })
+    yield* transactionInSteps(req.ds, drops(), acrossTurns)
     return OK
   } catch (error) {
     if (!isReported(error)) throw error
@@ -114,8 +129,7 @@ function* dropEach(req: DeleteRequest, keys: readonly unknown[]): Work<Reply> {
     let key: KeyValue | string = String(raw)
     try {
       key = toKey(req.dc.def, raw)
-      const drop = yield* dropInSteps(req.dc, key)
-      drop()
+      yield* writeInSteps(yield* dropInSteps(req.dc, key))
       results.push(`{"__KEY":${JSON.stringify(String(key))},"__STATUS":{"success":true}}`)
     } catch (error) {
       if (!isReported(error)) throw error

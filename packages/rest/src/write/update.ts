@@ -11,7 +11,9 @@
  * - an array: `{"__ENTITIES": [...]}`, one reply as above per item, 200 (without `$atomic`, the
  *   items that can be saved are, each failing one carries its own `__ERROR`);
  * - with `$atomic`/`$atOnce`, any failing item cancels the batch: nothing is saved and the reply is
- *   the failing item's `__ERROR` followed by 9041, with that error's status.
+ *   the failing item's `__ERROR` followed by 9041, with that error's status. The batch's events
+ *   run in steps too, in a transaction open across turns (`atomicUpdate`); the budget's end
+ *   (9410) cancels it as a failing item does.
  */
 import {
   committedVersion,
@@ -19,6 +21,8 @@ import {
   fail,
   finishWork,
   saveInSteps,
+  writeInSteps,
+  transactionInSteps,
   workInTurns,
   type Work,
   type DataClass,
@@ -33,6 +37,7 @@ import type { Permissions } from '../permissions.js'
 import type { UploadStore } from '../uploads/upload-store.js'
 import { saveStatusJson } from './save-status-json.js'
 import { withUploads } from './upload-values.js'
+import { inTransaction } from './in-transaction.js'
 import { bodyObjects, readWriteItem, type WriteItem } from './write-items.js'
 
 export interface UpdateRequest {
@@ -98,16 +103,22 @@ function* updateSteps(
 }
 
 /**
- * One item saved in a transaction of its own, as `applyWhole` saves it, its restrict and entity
- * events before the write in steps (core's `saveInSteps`): another write of the entity meanwhile
- * refuses this one by its stamp, as any optimistic save is refused.
+ * One item saved in a transaction of its own (`whole`), its restrict and entity events before
+ * the write in steps (core's `saveInSteps`): another write of the entity meanwhile refuses this
+ * one by its stamp, as any optimistic save is refused.
  */
 const saveOneSteps = (req: UpdateRequest, raw: Record<string, unknown>, index: number) =>
-  itemSteps(req, raw, index, function* (item) {
-    const values = withUploads(req.dc, item.values, req.uploads)
-    const check = item.key === undefined ? undefined : { stamp: item.stamp }
-    return whole(req, yield* saveInSteps(req.dc, item.key, values, check))
-  })
+  itemSteps(req, raw, index, (item) => saveItemSteps(req, item))
+
+// One item's save in steps: its uploads looked up once its key is known (a refusal shows the
+// entity as stored), its restrict and events in steps, then its write.
+function* saveItemSteps(req: UpdateRequest, item: WriteItem): Work<Entity> {
+  const values = withUploads(req.dc, item.values, req.uploads)
+  const check = item.key === undefined ? undefined : { stamp: item.stamp }
+  const write = yield* saveInSteps(req.dc, item.key, values, check)
+  // Its `afterSave` in steps too, once the write has committed.
+  return yield* writeInSteps(() => whole(req, write))
+}
 
 /** Saves one item in a transaction of its own: `save` (for good: `apply`) gives the outcome. */
 function saveOne<T>(
@@ -184,18 +195,13 @@ function apply(req: UpdateRequest, item: WriteItem): Entity {
 }
 
 /**
- * `apply`, kept only if its reply can be written: a computed attribute's getter that fails on the
+ * `write`, kept only if its reply can be written: a computed attribute's getter that fails on the
  * saved entity (4D code reading an attribute left null) would otherwise answer an error for a save
  * that stands, and a client that tries again creates a second entity. The save and a first
  * writing of its reply are one transaction level, cancelled by the getter's error; the reply the
  * client gets is written again once committed (its stamps are the commit's). Dataclasses without
  * computed attributes, whose replies cannot fail so, skip the first writing.
  */
-function applyWhole(req: UpdateRequest, item: WriteItem): Entity {
-  return whole(req, () => apply(req, item))
-}
-
-// `write`, and a first writing of its reply when it has computed attributes, in one transaction.
 function whole(req: UpdateRequest, write: () => Entity): Entity {
   if (!hasComputed(req.dc)) return write()
   return req.ds.transaction(() => {
@@ -208,19 +214,32 @@ function whole(req: UpdateRequest, write: () => Entity): Entity {
 const hasComputed = (dc: DataClass): boolean =>
   dc.def.attributes.some((a) => a.kind === 'calculated')
 
-/** All items in one transaction: the first failure cancels them all. */
-function atomicUpdate(req: UpdateRequest, objects: readonly Record<string, unknown>[]): Reply {
+/**
+ * All items in one transaction: the first failure cancels them all. The items' events run in
+ * steps, in turns, when they may stop (in-transaction.ts).
+ */
+const atomicUpdate = (req: UpdateRequest, objects: readonly Record<string, unknown>[]): Answer =>
+  inTransaction(req.dc, (acrossTurns) => atomicSteps(req, objects, acrossTurns))
+
+function* atomicSteps(
+  req: UpdateRequest,
+  objects: readonly Record<string, unknown>[],
+  acrossTurns: boolean,
+): Work<Reply> {
   const { ds, dc, writer } = req
   let failed: Partial<WriteItem> = {}
+  const items = function* (): Work<Entity[]> {
+    const saved: Entity[] = []
+    for (let index = 0; index < objects.length; index++) {
+      failed = { index }
+      const item = readWriteItem(dc, objects[index]!, index, req.perms)
+      failed = item
+      saved.push(yield* saveItemSteps(req, item))
+    }
+    return saved
+  }
   try {
-    const saved = ds.transaction(() =>
-      objects.map((raw, index) => {
-        failed = { index }
-        const item = readWriteItem(dc, raw, index, req.perms)
-        failed = item
-        return applyWhole(req, item)
-      }),
-    )
+    const saved = yield* transactionInSteps(ds, items(), acrossTurns)
     // As committed: a tracked dataclass's commit wrote each one's global stamp.
     const members = saved.map((e) => writer.written(committedVersion(e), SUCCESS))
     return { status: 200, body: `{"__ENTITIES":[${members.join(',')}]}` }

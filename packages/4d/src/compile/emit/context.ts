@@ -19,8 +19,9 @@ export interface EmitOptions {
   /**
    * Generate the unit as a generator that stops (`yield`) at its budget's checks and goes into
    * the 4D functions it calls with `yield*` (runtime/ops/steps.ts): the form a caller runs in
-   * slices, so that a long call holds no other client. Its formulas and `Try(…)` expressions stay
-   * plain functions (they run in one piece inside it).
+   * slices, so that a long call holds no other client. Its `Use` blocks and `Try(…)` expressions
+   * stop inside too; its formulas stay plain functions, with their steps beside when they call
+   * something.
    */
   readonly steps?: boolean
 }
@@ -51,8 +52,6 @@ export class EmitContext {
   #frame: FormulaFrame | null = null
   /** How many `Try` blocks enclose the statement being generated. */
   tries = 0
-  // How many plain functions (a `Try(…)` expression's) enclose the code being generated.
-  #plain = 0
   #frames: FormulaFrame[] = []
 
   constructor(
@@ -128,20 +127,10 @@ export class EmitContext {
 
   /**
    * Whether the code being generated may stop (`yield`): a generator's own, or a formula's steps
-   * made in it; not a formula's plain function, nor a `Try(…)` expression's.
+   * made in it; not a formula's plain function.
    */
   get yields(): boolean {
-    return this.options.steps === true && this.#plain === 0 && (this.#frame?.yields ?? true)
-  }
-
-  /** Generates `fn` as code of a plain function inside the unit's (no `yield` there). */
-  plain<T>(fn: () => T): T {
-    this.#plain++
-    try {
-      return fn()
-    } finally {
-      this.#plain--
-    }
+    return this.options.steps === true && (this.#frame?.yields ?? true)
   }
 
   /**

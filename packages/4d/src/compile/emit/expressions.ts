@@ -22,9 +22,23 @@ const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
   Boolean: 'bool',
 }
 
-/** `object.name` (`name` quoted), read at a site of its own. */
+/**
+ * `object.name` (`name` quoted), read at a site of its own; in a generator, in steps when its host
+ * has work to run first (an entity's relation: runtime/context/step-calls.ts `getAtSteps`).
+ */
 export const memberRead = (ctx: EmitContext, object: string, name: string): Emitted =>
-  emitted(`rt.getAt(${ctx.site()}, ${object}, ${name})`)
+  emitted(stepping(ctx, 'getAt', 'getAtSteps', `${ctx.site()}, ${object}, ${name}`))
+
+/**
+ * `rt.sync(args)`, in a generator `rt.steps(args)`, which answers its value, or `rt.LATER` when
+ * work is to run first in steps (`yield* rt.later()` then gives the value): for the members read
+ * and assigned at every pass of a loop, a test of one constant rather than `instanceof`.
+ */
+export function stepping(ctx: EmitContext, sync: string, steps: string, args: string): string {
+  if (!ctx.yields) return `rt.${sync}(${args})`
+  const t = ctx.temp()
+  return `((${t} = rt.${steps}(${args})) === rt.LATER ? (yield* rt.later()) : ${t})`
+}
 
 /** The current value of an assigned `object.name` or `object[key]` (`key` the code of either). */
 export const targetRead = (
@@ -126,10 +140,7 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'Formula':
       return formula(ctx, node)
     case 'TryExpr':
-      return tryExpr(
-        ctx,
-        ctx.plain(() => expr(ctx, node.body)),
-      )
+      return tryExpr(ctx, expr(ctx, node.body))
     case 'SymbolArg':
       return emitted(`rt.sym[${quote(node.symbol)}]`, 'any', true)
     case 'ArrayElement':
@@ -312,15 +323,28 @@ function formulaBody(
     : `${lets}try { ${tick}return ${result.code}; } ${catcher}`
 }
 
-/** `Try(expr)`: its value, or Undefined when it raises (the error then in `Last errors`). */
+/**
+ * `Try(expr)`: its value, or Undefined when it raises (the error then in `Last errors`). A
+ * `try` is a statement: the expression is the body of a function called at once, in a generator
+ * a generator gone into (`yield*`) when the expression may stop, so that a long call inside
+ * stops at its checks as any other.
+ */
 function tryExpr(ctx: EmitContext, body: Emitted): Emitted {
   const e = ctx.catchName()
   const line = ctx.options.lines ? 'ln' : '0'
+  const inside =
+    `{ try { rt.tryStart(); return ${body.code}; } catch (${e}) { ` +
+    `rt.caught(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); return void 0; } }`
   return emitted(
-    `(() => { try { rt.tryStart(); return ${body.code}; } catch (${e}) { ` +
-      `rt.caught(${e}, ${quote(ctx.unit.name)}, ${quote(ctx.unit.file)}, ${line}); return void 0; } })()`,
+    ctx.yields && YIELDS.test(body.code)
+      ? `(yield* (function* () ${inside})())`
+      : `(() => ${inside})()`,
   )
 }
+
+// Code that may stop: it holds a `yield` (a word the generated code uses for nothing else; in a
+// text literal it costs a generator where a function would do).
+const YIELDS = /\byield\b/
 
 /**
  * An assignment as a JavaScript expression, for the body of a formula (`Formula(Form.x:=$1)`): the

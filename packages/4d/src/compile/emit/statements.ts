@@ -14,10 +14,10 @@ import type {
   NameNode,
   ParamNode,
 } from '../../ast/expressions.js'
-import type { StatementNode, TryNode } from '../../ast/statements.js'
+import type { StatementNode, TryNode, UseNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
-import { expr, targetRead } from './expressions.js'
+import { expr, stepping, targetRead } from './expressions.js'
 import { forEachLoop, forLoop, repeatLoop, whileLoop } from './loops.js'
 import { binary, COMPOUND, condition } from './operators.js'
 import { quote } from './quote.js'
@@ -136,14 +136,7 @@ function plainStatement(ctx: EmitContext, node: StatementNode): void {
     case 'Try':
       return tryStatement(ctx, node)
     case 'Use':
-      // One process runs at a time here: `Use` has nothing to lock; its target is evaluated. What
-      // the block writes is shared state, told to core (runtime/context/outside-state.ts). A call
-      // in slices does not stop inside it (no other request sees the object half written, as
-      // 4D's lock keeps other processes out): the block runs in one piece.
-      w.write(`${expr(ctx, node.target).code}; rt.useBegin(); try {`)
-      ctx.plain(() => sub(node.body))
-      w.write('} finally { rt.useEnd(); }')
-      return
+      return useBlock(ctx, node, sub)
     case 'Unparsed':
       w.write(`rt.syntaxError(${quote(`${node.message}: ${node.text.trim()}`)});`)
       return
@@ -171,7 +164,8 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       const object = keep(expr(ctx, target.object))
       const key = target.kind === 'Member' ? quote(target.name) : keep(expr(ctx, target.index)).code
       const v = value(() => targetRead(ctx, target, object.code, key))
-      ctx.w.write(`rt.set(${object.code}, ${key}, ${v.code});`)
+      // In a generator, in steps when its host has work there (an entity's `touched` events).
+      ctx.w.write(`${stepping(ctx, 'set', 'setSteps', `${object.code}, ${key}, ${v.code}`)};`)
       return
     }
     case 'ArrayElement': {
@@ -249,6 +243,32 @@ function returnStatement(ctx: EmitContext, value: Emitted | null): void {
   if (value === null) ctx.w.write(`return ${slot ?? 'void 0'};`)
   else if (slot === undefined) ctx.w.write(`return ${value.code};`)
   else ctx.w.write(`return ${slot} = ${converted(result!.type, value)};`)
+}
+
+/**
+ * `Use (target) … End use`: the lock of the target's shared group, held by the call until the
+ * block's end, however it ends (runtime/context/use-lock.ts); what the block writes is shared
+ * state, told to core (outside-state.ts). In a generator the block stops at its checks as any
+ * code, and a `Use` that meets the group held by another call waits in steps (`useWait`); a
+ * plain function cannot wait (`useBegin` refuses).
+ */
+function useBlock(
+  ctx: EmitContext,
+  node: UseNode,
+  sub: (b: readonly StatementNode[]) => void,
+): void {
+  const { w } = ctx
+  const held = ctx.longTemp()
+  const target = expr(ctx, node.target).code
+  if (ctx.yields) {
+    const t = ctx.temp()
+    // What the block entered last goes back in: one watch on it a call, not an entry (a loop).
+    w.write(
+      `${held} = rt.useTry(${t} = ${target}, ${held}) ?? (yield* rt.useWait(${t}, ${held})); try {`,
+    )
+  } else w.write(`${held} = rt.useBegin(${target}); try {`)
+  sub(node.body)
+  w.write(`} finally { rt.useEnd(${held}); }`)
 }
 
 /**

@@ -26,17 +26,22 @@ describe('a unit generated as steps', () => {
     expect(lineOf(source, '"f"')).toContain('yield*')
   })
 
-  it('runs a Use block and Try(…) in one piece', () => {
+  it('stops inside a Use block, which waits for its lock in steps, and inside Try(…)', () => {
     const source = steps(`Use (Storage)
   For ($i; 1; 10)
     Storage.n:=This.f($i)
   End for
 End use
-$x:=Try(This.f(1))`)
-    const use = source.slice(source.indexOf('rt.useBegin()'), source.indexOf('rt.useEnd()'))
-    expect(use).not.toContain('yield')
-    expect(use).toContain('rt.call(th, "f"')
-    expect(lineOf(source, 'rt.tryStart()')).not.toContain('yield')
+$x:=Try(This.f(1))
+$y:=Try($x+1)`)
+    expect(source).toContain('rt.useTry(t0 = rt.k[')
+    expect(source).toContain(', l0) ?? (yield* rt.useWait(t0, l0))')
+    const use = source.slice(source.indexOf('rt.useTry('), source.indexOf('rt.useEnd('))
+    expect(use).toContain('rt.tick(); yield;')
+    expect(use).toContain('rt.callSteps(th, "f"')
+    expect(lineOf(source, '$x') || lineOf(source, 'v1 =')).toContain('(yield* (function* () {')
+    // An expression that cannot stop keeps its plain function.
+    expect(lineOf(source, 'v2 =')).toContain('(() => {')
   })
 
   it('gives a formula that calls something its steps beside its plain function', () => {

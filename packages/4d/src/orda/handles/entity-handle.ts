@@ -20,10 +20,14 @@ import { raise } from '../../runtime/errors/fourd-error.js'
 import {
   MEMBER_READER,
   MISS,
+  READ_STEPS,
   SET_MEMBER,
+  SET_STEPS,
   TO_JSON,
   type MemberReader,
 } from '../../runtime/values/host.js'
+import type { Work } from '../../runtime/values/work.js'
+import { entityAsks, relationAhead, setAhead } from '../attribute-steps.js'
 import { classNameOf, classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
@@ -144,6 +148,16 @@ export class EntityHandle extends OrdaHandle {
       viaCore(() => this.core().toObject()),
     )
   }
+
+  // In a call in slices (attribute-steps.ts): a relation's restrict made ahead of its read, the
+  // `touched` events of an assignment in steps.
+  [READ_STEPS](name: string): Work<void> | undefined {
+    return relationAhead(this.dataClass, name, (attr) => entityAsks(this.entity, this.draft, attr))
+  }
+
+  [SET_STEPS](name: string, value: unknown): Work<void> | undefined {
+    return setAhead(this, name, value)
+  }
 }
 
 /** Whether reading `attr` runs the class's `Function get` (core has no code for it). */
@@ -176,6 +190,9 @@ function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
         : attr.kind === 'relatedEntity'
           ? relationReader(def, attr)
           : otherReader(def, attr)
+    // A relation's read may have its dataclass's restrict made ahead (READ_STEPS).
+    if (attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities')
+      reader = Object.assign(reader, { ahead: true as const })
     readers.set(attr, reader)
   }
   return reader

@@ -8,7 +8,9 @@
 import type { Entity, EntitySelection } from '@entistore/core'
 import { FOR_EACH, type ForEachItems } from '../../runtime/context/iterate.js'
 import { raise } from '../../runtime/errors/fourd-error.js'
-import { GET_INDEX, TO_JSON } from '../../runtime/values/host.js'
+import { GET_INDEX, READ_STEPS, TO_JSON } from '../../runtime/values/host.js'
+import type { Work } from '../../runtime/values/work.js'
+import { relationAhead } from '../attribute-steps.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
 import { EntityHandle } from './entity-handle.js'
 import { classNameOf, NONE, OrdaHandle, type Found } from './handle.js'
@@ -102,6 +104,12 @@ export class SelectionHandle extends OrdaHandle {
       return kept
     }
     return { length, at: (i) => this.member(i), reused }
+  }
+
+  // In a call in slices (attribute-steps.ts): the restrict a projection through a relation asks
+  // (when a member may lead somewhere), made ahead of it.
+  [READ_STEPS](name: string): Work<void> | undefined {
+    return relationAhead(this.selection.dataClass, name, () => this.selection.length > 0)
   }
 
   [TO_JSON](): unknown {

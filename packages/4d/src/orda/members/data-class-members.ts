@@ -2,7 +2,7 @@
  * @module 4D's DataClass functions (docs/API/DataClassClass.md) on `ds.Employee`, each core's
  * DataClass member of the same name; `new()` gives a new entity (core's draft) to fill and save.
  */
-import { restrictInSteps } from '@entistore/core'
+import { newInSteps, restrictInSteps } from '@entistore/core'
 import { coreSteps, defineMembers, type MemberImpl, type MemberSteps } from '../member-kit.js'
 import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
@@ -41,9 +41,11 @@ const readingSteps = (member: MemberImpl<DataClassHandle>): MemberSteps<DataClas
 
 const READING = ['all', 'get', 'getCount', 'query'] as const
 
-export const DATA_CLASS_MEMBERS = defineMembers(
-  DataClassHandle,
-  'DataClass',
-  MEMBERS,
-  Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
-)
+export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', MEMBERS, {
+  ...Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
+  // The new entity's `Class constructor` in steps (core's `newInSteps`): one that loops holds no
+  // other client.
+  *new(self) {
+    return new EntityHandle(self.world, null, yield* coreSteps(newInSteps(self.dataClass)))
+  },
+})

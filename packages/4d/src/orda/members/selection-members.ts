@@ -2,15 +2,21 @@
  * @module 4D's EntitySelection functions (docs/API/EntitySelectionClass.md) on a selection of 4D
  * code, each core's EntitySelection member of the same name. Core answers null where 4D answers
  * Undefined (`average`, `min`, `max` of no value): 4D code gets Undefined. Values of a Date
- * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates.
+ * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates. `query()` has its steps too (below).
  */
-import type { AttributeDef, DataClass, Entity, EntitySelection } from '@entistore/core'
+import {
+  restrictInSteps,
+  type AttributeDef,
+  type DataClass,
+  type Entity,
+  type EntitySelection,
+} from '@entistore/core'
 import { FourDFunction } from '../../runtime/context/function-object.js'
 import { constantValue } from '../../runtime/commands/constants.js'
 import { toText } from '../../runtime/convert/conversions.js'
 import { Collection } from '../../runtime/values/collection.js'
 import { EntityHandle } from '../handles/entity-handle.js'
-import { defineMembers, filterParam, textParam } from '../member-kit.js'
+import { coreSteps, defineMembers, filterParam, textParam, type MemberImpl } from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
@@ -53,7 +59,7 @@ const CK_SHARED = constantValue('ck shared') as number
 
 const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
 
-export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', {
+const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
   first: (self) => wrap(self, self.selection.first()),
   last: (self) => wrap(self, self.selection.last()),
   at(self, [index]) {
@@ -158,4 +164,17 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
     return wrap(self, self.selection.selected(sel as EntitySelection))
   },
   getRemoteContextAttributes: () => '',
+}
+
+/**
+ * `query()` as steps: the restrict of the selection's dataclass, which it narrows its result by,
+ * answered ahead in steps (core's `restrictInSteps`), then the query, which finds that answer. A
+ * restrict that loops holds no other client when a function's code narrows a selection in a
+ * REST call.
+ */
+export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', MEMBERS, {
+  *query(self, args, rt) {
+    yield* coreSteps(restrictInSteps(self.selection.dataClass as DataClass))
+    return MEMBERS.query!(self, args, rt)
+  },
 })

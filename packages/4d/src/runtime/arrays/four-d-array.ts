@@ -23,6 +23,16 @@ import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
 import { withinLimit } from '../values/limits.js'
 import { UNCOUNTED, type Passes } from '../values/passes.js'
+import {
+  andThen,
+  countNow,
+  DONE,
+  inBlocks,
+  inPieces,
+  joinedPieces,
+  NOTHING,
+  type Resumable,
+} from '../values/resumable.js'
 
 /** The element types of the `ARRAY …` commands that run here. */
 export type ArrayType =
@@ -67,7 +77,7 @@ export class FourDArray {
     size: number,
   ) {
     this.items = [this.blank()]
-    this.resize(size)
+    if (size > 0) this.resize(size)
   }
 
   get size(): number {
@@ -89,18 +99,110 @@ export class FourDArray {
   }
 
   /**
-   * Enlarged with new default elements, or reduced to its first `size` elements; each element
-   * made (each of a row's) a pass of `rt`'s budget (context/budget.ts).
+   * Enlarged with new default elements, or reduced to its first `size` elements, and, with `rows`
+   * (a two-dimensional array's), each row it keeps to `rows` elements; each element made (each of
+   * a row's) a pass of `rt`'s budget (context/budget.ts), counted a block at a time before the
+   * array changes, in place. `resizing` is the same as steps.
    */
-  resize(size: number, rt: Passes = UNCOUNTED): void {
+  resize(size: number, rt: Passes = UNCOUNTED, rows?: number): void {
     const n = withinLimit('elements', 'An array', Math.max(0, size))
-    if (n < this.size) this.items.length = n + 1
-    const passes = 1 + (this.columns ?? 0)
-    while (this.size < n) {
-      if ((rt.ticks -= passes) < 0) rt.tick()
-      this.items.push(this.blank())
-    }
+    const kept = keptRows(this, n, rows)
+    const grows = Math.max(0, n - this.size)
+    countNow(rt, rowsGain(kept, rows) + grows * (1 + (this.columns ?? 0)))
+    for (const row of kept) fit(row, rows!)
+    fit(this, n)
   }
+}
+
+/** The rows of `a` resized to `size` that are resized to `rows` (element 0 too): none without. */
+const keptRows = (a: FourDArray, size: number, rows: number | undefined): FourDArray[] =>
+  rows === undefined ? [] : (a.items.slice(0, Math.min(size, a.size) + 1) as FourDArray[])
+
+/** The elements `rows` gain, resized to `size`. */
+function rowsGain(rows: readonly FourDArray[], size: number | undefined): number {
+  let n = 0
+  for (const row of rows) n += Math.max(0, size! - row.size)
+  return n
+}
+
+/** `a` given `size` elements in place: its first ones, then new default ones. */
+function fit(a: FourDArray, size: number): void {
+  if (size < a.size) a.items.length = size + 1
+  else blanks(a, a.items, size - a.size)
+}
+
+/** `n` new elements of `a` (default values, or rows of its columns) pushed on `into`. */
+function blanks(a: FourDArray, into: unknown[], n: number): number {
+  for (let i = 0; i < n; i++) into.push(a.blank())
+  return -1
+}
+
+/**
+ * `FourDArray.resize` as steps (values/resumable.ts): the same passes, counted as the work goes,
+ * a block of elements (a new row) at a time, and the array not changed before its last step (so
+ * that a resize the budget ends leaves it as it was, and a call in slices shows it whole or as it
+ * was between two slices): its elements are made anew, in slices of its own and blocks of new
+ * ones, put in place at the end (a new row made aside, put in place with the others then). A
+ * `fresh` array, which nobody sees yet, gets its new elements as the work goes. The rows a
+ * two-dimensional array keeps are resized at the end, their new elements counted before.
+ */
+export function resizing(array: FourDArray, size: number, rows?: number, fresh = false): Resumable {
+  const n = withinLimit('elements', 'An array', Math.max(0, size))
+  const kept = keptRows(array, n, rows)
+  const grown = growing(array, n, fresh)
+  return andThen(inBlocks(0, rowsGain(kept, rows), NOTHING)[1], () =>
+    andThen(grown.work, () => {
+      for (const row of kept) fit(row, rows!)
+      grown.put()
+      return DONE
+    }),
+  )
+}
+
+/** `array` resized to `size` as work, and its last step, which puts what it made in place. */
+function growing(
+  array: FourDArray,
+  size: number,
+  fresh: boolean,
+): { readonly work: Resumable; put(): void } {
+  const items = array.items
+  if (size <= array.size) return { work: DONE, put: () => fit(array, size) }
+  const columns = array.columns
+  if (columns !== undefined) {
+    // A row at a time, counted with its elements before it is made.
+    const added: unknown[] = fresh ? items : []
+    const cut = (i: number): number => i + 1
+    const work = inPieces(
+      size - array.size,
+      cut,
+      () => blanks(array, added, 1),
+      () => 1 + columns,
+    )
+    const put = (): void => {
+      if (!fresh) array.items = items.concat(added)
+    }
+    return { work, put }
+  }
+  if (fresh) {
+    const work = inBlocks(0, size - array.size, (k, end) => blanks(array, items, end - k))[1]
+    return { work, put: () => undefined }
+  }
+  // Made anew: its own elements in slices, then the new ones, a block at a time.
+  const pieces: unknown[][] = []
+  const block = (k: number, end: number): number => {
+    if (k < items.length) pieces.push(items.slice(k, Math.min(end, items.length)))
+    if (end > items.length) {
+      const piece: unknown[] = []
+      pieces.push(piece)
+      return blanks(array, piece, end - Math.max(k, items.length))
+    }
+    return -1
+  }
+  const work = inBlocks(0, size + 1, block)[1]
+  const put = (): void => {
+    array.items = joinedPieces(pieces)
+  }
+  return { work, put }
 }
 
 /** `v` as an array, or 4D's error for what is not one (`$a{1}` on a text). */

@@ -1,71 +1,18 @@
 /**
- * @module How the commands of the Arrays theme (arrays.ts) go through an array, as steps
- * (values/work.ts) and as a plain call: a block of BLOCK positions at a time (classes/collection/
- * blocks.ts), each block counted as passes of the budget's (context/budget.ts) before it runs, so
- * that a call in slices may stop between two blocks. The plain call goes through a block at most
- * at once, counted, with no generator made: small arrays are most calls, and the generators were
- * most of their time.
+ * @module The scans of the commands of the Arrays theme (arrays.ts): what `Find in array`,
+ * `Count in array` and `Find in sorted array` look for in a block of positions, gone through a
+ * block at a time (values/resumable.ts), each block counted as passes of the budget's
+ * (context/budget.ts) before it runs, so that a call in slices may stop between two blocks.
  */
-import { BLOCK, spend, type Passes } from '../values/passes.js'
-import { finish, type Work } from '../values/work.js'
-import { byBlocks } from '../classes/collection/blocks.js'
+import type { Passes } from '../values/passes.js'
+import type { Work } from '../values/work.js'
+import { byBlocks, type Scan } from '../values/resumable.js'
 import { eq, gt, lt } from '../ops/compare.js'
 import { arrayOf, type FourDArray } from '../arrays/four-d-array.js'
 import { optionalInteger } from '../arguments/arguments.js'
-import type { CommandSpec } from './table.js'
 
 // A text with `@` elsewhere than at its end matches elements that need not be together.
 const scattered = (v: unknown): boolean => typeof v === 'string' && /@(?!$)/.test(v)
-
-/**
- * A command's work as one range of positions gone through a block at a time (blocks.ts), and
- * what it does when they are gone through.
- */
-export interface Scan {
-  readonly from: number
-  readonly to: number
-  /** Goes through `[start, end)`: the position where the work is over, or -1 to go on. */
-  readonly block: (start: number, end: number) => number
-  /** The command's value, from where the blocks ended (-1: they went through); its last step. */
-  readonly done: (ended: number) => unknown
-}
-
-/**
- * The `impl` and `steps` of a command whose work is the scan `prepare` makes of its arguments
- * (nothing: no work). The steps go through it a block at a time. The plain call goes through a
- * scan of a block at most at once, counted, with no generator made (small arrays are most calls,
- * and the generators were most of their time: `COPY ARRAY` of 10 elements took twice as long),
- * and through a larger one by the steps.
- */
-export function scanning(
-  prepare: (rt: Passes, args: unknown[]) => Scan | undefined,
-): Pick<CommandSpec, 'impl' | 'steps'> {
-  return {
-    impl(rt, ...args) {
-      const scan = prepare(rt, args)
-      if (scan === undefined) return undefined
-      const { from, to, block, done } = scan
-      if (!atOnce(rt, to - from)) return done(finish(byBlocks(rt, from, to, block)))
-      return done(to <= from ? -1 : block(from, to))
-    },
-    *steps(rt, ...args) {
-      const scan = prepare(rt, args)
-      if (scan === undefined) return undefined
-      return scan.done(yield* byBlocks(rt, scan.from, scan.to, scan.block))
-    },
-  }
-}
-
-/**
- * Whether the plain call of a command does its `n` passes at once: a block at most, counted now,
- * with no generator made (small arrays are most calls, and the generators were most of their
- * time: `Find in array` in 10 elements took 1.4 times as long, `Count in array` 1.6 times).
- */
-export function atOnce(rt: Passes, n: number): boolean {
-  if (n > BLOCK) return false
-  if (n > 0) spend(rt, n)
-  return true
-}
 
 /** `Find in array`'s elements and the position it starts at. */
 export const findArgs = (a: unknown, start: unknown): [readonly unknown[], number] => [

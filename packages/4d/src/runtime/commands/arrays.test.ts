@@ -3,11 +3,13 @@
 import { describe, expect, it } from 'vitest'
 import { FourDArray, type ArrayType } from '../arrays/four-d-array.js'
 import { Collection } from '../values/collection.js'
+import { run4d } from '../../compile/run4d.js'
 import {
   budgetTests,
   errorOf,
   numbers,
   run,
+  steppingBudget,
   stepsTests,
   texts,
   underBudget,
@@ -247,6 +249,17 @@ describe('the budget', () => {
       (n) => [longints(n)],
     ],
     [
+      'DELETE FROM ARRAY',
+      'DELETE FROM ARRAY($1; 2; 3)\nreturn [Size of array($1); $1{2}; $1{Size of array($1)}]',
+      (n) => [longints(n)],
+    ],
+    [
+      'ARRAY LONGINT of rows, resized',
+      'ARRAY LONGINT($b; 2; 1)\n$b{1}{1}:=7\nARRAY LONGINT($b; $1/100; 100)\n' +
+        'return [Size of array($b); Size of array($b{1}); $b{1}{1}; Size of array($b{$1/100})]',
+      (n) => [n],
+    ],
+    [
       // A new array each run: the inserted elements, with 10 of its own.
       'INSERT IN ARRAY',
       'ARRAY LONGINT($b; 10)\n$b{10}:=7\nINSERT IN ARRAY($b; 2; $1)\n' +
@@ -256,10 +269,8 @@ describe('the budget', () => {
   ]
 
   budgetTests(CASES)
-  // Written as steps (values/work.ts): a call in slices stops inside them. The ARRAY commands
-  // grow an array by FourDArray.resize, in one piece.
-  const DECLARATIONS = ['ARRAY TEXT', 'ARRAY LONGINT, resized', 'ARRAY REAL of rows']
-  stepsTests(CASES.filter(([name]) => !DECLARATIONS.includes(name)))
+  // Written as steps (values/work.ts): a call in slices stops inside them.
+  stepsTests(CASES)
 
   it('a two-dimensional array is bounded by the elements of all its rows', () => {
     expect(errorOf('ARRAY LONGINT($a; 5000; 5000)').errCode).toBe(9439)
@@ -273,6 +284,70 @@ describe('the budget', () => {
       'INSERT IN ARRAY($1; 2; 10000)\nreturn [Size of array($1); $1{1}; $1{2}; $1{10002}]'
     expect(underBudget(code, [longints(10)], 1e9)).toEqual(underBudget(code, [longints(10)]))
   })
+
+  // The rows of a two-dimensional array, each with its elements.
+  const rowsOf = (a: FourDArray): unknown[][] =>
+    a.items.map((row) => [...(row as FourDArray).items])
+
+  it('a declaration or DELETE FROM ARRAY the budget ends leaves the array as it was', () => {
+    const a = longints(10)
+    expect(underBudget('ARRAY LONGINT($1; 100000)', [a], 5)).toEqual({ errCode: 9410 })
+    expect(a.items).toEqual(longints(10).items)
+    const b = longints(100_000)
+    expect(underBudget('DELETE FROM ARRAY($1; 2; 10)', [b], 5)).toEqual({ errCode: 9410 })
+    expect(b.items).toEqual(longints(100_000).items)
+    // Rows kept, one of them shorter than the others, and new rows of their columns.
+    const table = new FourDArray('Longint', 3, 2)
+    ;(table.items[1] as FourDArray).items.length = 2
+    const before = rowsOf(table)
+    expect(underBudget('ARRAY LONGINT($1; 100000; 3)', [table], 5)).toEqual({ errCode: 9410 })
+    expect(rowsOf(table)).toEqual(before)
+    expect(underBudget('ARRAY LONGINT($1; 100000; 3)', [table], 1e9)).toEqual({ value: undefined })
+    expect([table.size, (table.items[1] as FourDArray).size]).toEqual([100_000, 3])
+  })
+
+  // A table of 2 rows of 3, its second row shortened to 2.
+  const table = (): FourDArray => {
+    const t = new FourDArray('Longint', 3, 2)
+    ;(t.items[2] as FourDArray).items.length = 3
+    return t
+  }
+  // What another request would see of an array: its size, and each row's.
+  const sizes = (a: FourDArray): number[] => [
+    a.size,
+    ...(a.columns === undefined ? [] : a.items.map((row) => (row as FourDArray).size)),
+  ]
+
+  it.each([
+    ['ARRAY LONGINT', 'ARRAY LONGINT($1; 100000)', () => longints(10), [100_000]],
+    ['DELETE FROM ARRAY', 'DELETE FROM ARRAY($1; 2; 10)', () => longints(100_000), [99_990]],
+    ['INSERT IN ARRAY', 'INSERT IN ARRAY($1; 2; 100000)', () => longints(10), [100_010]],
+    [
+      'ARRAY LONGINT of rows',
+      'ARRAY LONGINT($1; 30000; 3)',
+      table,
+      [30_000, ...Array<number>(30_001).fill(3)],
+    ],
+  ])(
+    '%s in a call in slices: the array as it was at each stop, changed at the end',
+    (_, code, make, after) => {
+      const a = make()
+      const before = JSON.stringify(sizes(a))
+      const seen = new Set<string>()
+      let stops = 0
+      run4d(code, [a], {
+        emit: { steps: true, budget: true, lines: false },
+        runtime: { budget: steppingBudget(1e9) },
+        stopped: () => {
+          stops++
+          seen.add(JSON.stringify(sizes(a)))
+        },
+      })
+      expect(stops).toBeGreaterThanOrEqual(5)
+      expect([...seen]).toEqual([before])
+      expect(sizes(a)).toEqual(after)
+    },
+  )
 
   it('INSERT IN ARRAY and ARRAY TO COLLECTION of more elements than a call takes arguments', () => {
     // A spread of 200,000 elements into `splice` or `push` overflows the stack.

@@ -24,7 +24,7 @@ import { gt, lt } from '../ops/compare.js'
 import { newObject } from '../values/kinds.js'
 import { Collection } from '../values/collection.js'
 import { withinLimit } from '../values/limits.js'
-import { arrayOf, FourDArray, type ArrayType } from '../arrays/four-d-array.js'
+import { arrayOf, FourDArray, resizing, type ArrayType } from '../arrays/four-d-array.js'
 import {
   collectionArg,
   integerArg,
@@ -36,40 +36,50 @@ import { outArg } from '../arguments/out-parameter.js'
 import { SYMBOLS } from '../arguments/symbols.js'
 import {
   atOnce,
-  countIn,
-  countSteps,
-  findArgs,
-  findIn,
-  findSorted,
-  findSteps,
-  scanning,
-} from './array-scans.js'
+  countNow,
+  joinedPieces,
+  runSteps,
+  scanSteps,
+  type Scan,
+} from '../values/resumable.js'
+import { countIn, countSteps, findArgs, findIn, findSorted, findSteps } from './array-scans.js'
+import { scanning } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
 
-/** `ARRAY <TYPE>(array; size {; size2})`: a new array in the variable, or the one it holds resized. */
+/**
+ * `ARRAY <TYPE>(array; size {; size2})`: a new array in the variable, or the one it holds resized
+ * (arrays/four-d-array.ts `resize`; as steps, `resizing`: the array held changed at the last
+ * step, a new one filled a block at a time and put in the variable then).
+ */
 const declare = (number: number, type: ArrayType, suffix = type.toUpperCase()): CommandSpec => {
   const name = `ARRAY ${suffix}`
+  // The array the declaration resizes, to `rows` (rows of `columns`), and its last step.
+  const declared = (variable: unknown, size: unknown, size2: unknown) => {
+    const out = outArg(name, 'arrayName', variable)
+    const rows = integerArg(name, 'size', size)
+    const columns = size2 === undefined ? undefined : integerArg(name, 'size2', size2)
+    // The elements of all the rows are the array's.
+    if (columns !== undefined) withinLimit('elements', 'An array', rows * columns)
+    const current = out.get()
+    if (current instanceof FourDArray && current.type === type && current.columns === columns)
+      return { array: current, rows, columns, fresh: false, done: () => undefined }
+    const array = new FourDArray(type, columns, 0)
+    return { array, rows, columns, fresh: true, done: () => out.set(array) }
+  }
   return {
     number,
     name,
     signature: '(arrayName: any; size: Integer; size2?: Integer)',
     writes: [0],
-    impl: (rt, variable, size, size2) => {
-      const out = outArg(name, 'arrayName', variable)
-      const rows = integerArg(name, 'size', size)
-      const columns = size2 === undefined ? undefined : integerArg(name, 'size2', size2)
-      // The elements of all the rows are the array's.
-      if (columns !== undefined) withinLimit('elements', 'An array', rows * columns)
-      const current = out.get()
-      if (current instanceof FourDArray && current.type === type && current.columns === columns) {
-        current.resize(rows, rt)
-        if (columns !== undefined)
-          for (const row of current.items) (row as FourDArray).resize(columns, rt)
-      } else {
-        const made = new FourDArray(type, columns, 0)
-        made.resize(rows, rt)
-        out.set(made)
-      }
+    impl: (rt, ...args) => {
+      const { array, rows, columns, done } = declared(args[0], args[1], args[2])
+      array.resize(rows, rt, columns)
+      done()
+    },
+    *steps(rt, ...args) {
+      const { array, rows, columns, fresh, done } = declared(args[0], args[1], args[2])
+      yield* runSteps(resizing(array, rows, columns, fresh), rt)
+      done()
     },
   }
 }
@@ -185,11 +195,19 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
     number: 228,
     name: 'DELETE FROM ARRAY',
     signature: '(array: any; where: Integer; howMany?: Integer)',
-    impl: (_rt, a, where, howMany) => {
-      const target = array('DELETE FROM ARRAY', a)
-      const n = optionalInteger('DELETE FROM ARRAY', 'howMany', howMany, 1)
-      const at = integerArg('DELETE FROM ARRAY', 'where', where)
-      if (at >= 1 && at <= target.size && n > 0) target.items.splice(at, n)
+    // The plain call counts the elements kept, a block at a time, then deletes at once: one
+    // native move, where the copy that the steps make aside (so that no other request sees the
+    // array half changed between two slices) took 14 times as long on a million elements (18 ms
+    // against 1.3).
+    impl: (rt, a, where, howMany) => {
+      const d = deletion(a, where, howMany)
+      if (d === undefined) return
+      countNow(rt, d.target.items.length - d.n)
+      d.target.items.splice(d.at, d.n)
+    },
+    *steps(rt, a, where, howMany) {
+      const d = deletion(a, where, howMany)
+      if (d !== undefined) yield* scanSteps(rt, deleting(d))
     },
   },
   {
@@ -292,7 +310,7 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
         block,
         done: () => {
           const copy = new FourDArray(a.type, a.columns, 0)
-          copy.items = joined(pieces)
+          copy.items = joinedPieces(pieces)
           out.set(copy)
         },
       }
@@ -366,9 +384,39 @@ export const ARRAY_COMMANDS: readonly CommandSpec[] = [
   },
 ]
 
-/** The pieces made a block at a time, one after the other. */
-const joined = (pieces: unknown[][]): unknown[] =>
-  pieces.length === 1 ? pieces[0]! : ([] as unknown[]).concat(...pieces)
+/** What `DELETE FROM ARRAY` deletes: `n` elements from `at` (undefined: none). */
+interface Deletion {
+  readonly target: FourDArray
+  readonly at: number
+  readonly n: number
+}
+
+function deletion(a: unknown, where: unknown, howMany: unknown): Deletion | undefined {
+  const target = array('DELETE FROM ARRAY', a)
+  const asked = optionalInteger('DELETE FROM ARRAY', 'howMany', howMany, 1)
+  const at = integerArg('DELETE FROM ARRAY', 'where', where)
+  if (at < 1 || at > target.size || asked <= 0) return undefined
+  return { target, at, n: Math.min(asked, target.items.length - at) }
+}
+
+/**
+ * A deletion as a scan (values/resumable.ts): the array made anew, in slices of the elements it
+ * keeps (those before `at`, those after the deleted ones), each a pass of the budget's, then put in
+ * place at once: an array the budget ended is as it was.
+ */
+function deleting({ target, at, n }: Deletion): Scan {
+  const items = target.items
+  const pieces: unknown[][] = []
+  const block = (k: number, end: number): number => {
+    if (k < at) pieces.push(items.slice(k, Math.min(end, at)))
+    if (end > at) pieces.push(items.slice(Math.max(k, at) + n, end + n))
+    return -1
+  }
+  const done = (): void => {
+    target.items = joinedPieces(pieces)
+  }
+  return { from: 0, to: items.length - n, block, done }
+}
 
 /** A row of a two-dimensional array copied. */
 function copyOfRow(row: FourDArray): FourDArray {

@@ -14,7 +14,7 @@
  * a bare `*`, `>` or `<` as the SYMBOLS below.
  */
 import type { CommandImpl, CommandSteps } from '../context/command-context.js'
-import { finish } from '../values/work.js'
+import { plainOf } from '../values/work.js'
 import { parseSignature, type Signature } from '../arguments/signature.js'
 
 export { SYMBOLS } from '../arguments/symbols.js'
@@ -81,7 +81,7 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
       throw new Error(`command table: ${spec.name} (${spec.number}) is listed twice`)
     const parsed = spec.signature === undefined ? undefined : parseSignature(spec.signature)
     // A command written as steps alone has their plain form as its `impl`: implemented either way.
-    const impl = spec.impl ?? plainOf(spec.steps)
+    const impl = spec.impl ?? (spec.steps && plainOf(spec.steps))
     const entry: CommandEntry = Object.freeze({ ...spec, impl, parsed })
     numbers.set(spec.number, entry)
     for (const key of keys) names.set(key, entry)
@@ -102,7 +102,3 @@ export function buildCommandTable(themes: readonly (readonly CommandSpec[])[]): 
 
 const dense = <T>(sparse: readonly T[]): readonly T[] =>
   Object.freeze(Array.from({ length: sparse.length }, (_, n) => sparse[n]!))
-
-/** The plain form of a command given as steps: run to their end at once. */
-const plainOf = (steps: CommandSteps | undefined): CommandImpl | undefined =>
-  steps && ((rt, ...args) => finish(steps(rt, ...args)))

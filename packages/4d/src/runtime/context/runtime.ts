@@ -19,7 +19,7 @@ import * as operators from '../operators.js'
 import { Collection } from '../values/collection.js'
 import { DateValue } from '../values/date-value.js'
 import { isPlainObject, newObject, typeName } from '../values/kinds.js'
-import { markShared } from '../values/shared.js'
+import { markStorage } from '../values/shared.js'
 import { TimeValue } from '../values/time-value.js'
 import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { BuiltinClassStore, ClassStore } from './class-store.js'
@@ -170,7 +170,7 @@ export class Runtime {
     this.worker = options.worker?.name
     this.#variables = options.worker?.variables
     this.#files = options.files
-    this.storage = options.storage ?? markShared(newObject())
+    this.storage = markStorage(options.storage ?? newObject())
     this.compileFormula = options.compileFormula
     this.#interprocess = options.interprocess ?? new Map()
   }

@@ -2,17 +2,49 @@
  * @module The calls a 4D generator makes (compile/emit/context.ts, `steps`): `callSteps`,
  * `methodSteps`, `superCallSteps` find the function as `call`, `method` and `superCall` do, and
  * answer its steps (ops/steps.ts) when it is 4D code with a generator or a collection function
- * written as steps (values/work.ts), or its value, called at once, when it is anything else. They
- * join the running context's prototype (runtime/index.ts).
+ * written as steps (values/work.ts), or its value, called at once, when it is anything else;
+ * `getAtSteps` and `setSteps` read and assign a member as `getAt` and `set` do, in steps when its
+ * host has work to run there (an entity's relation, its `touched` events). They join the running
+ * context's prototype (runtime/index.ts).
  */
 import { raise } from '../errors/fourd-error.js'
 import * as operators from '../operators.js'
 import { Steps } from '../ops/steps.js'
 import { runtimeParts } from './runtime-parts.js'
 import { Collection } from '../values/collection.js'
+import { MISS, READ_STEPS, SET_STEPS, type StepsHost } from '../values/host.js'
+import type { Site } from '../ops/member-sites.js'
 import type { ClassObject } from './class-object.js'
 import { FourDFunction } from './function-object.js'
 import type { Runtime } from './runtime.js'
+
+/**
+ * A member read's or assignment's work in steps, between its `getAtSteps` (`setSteps`) answering
+ * LATER and the generator taking it with `later()`, within one expression of the generator.
+ */
+let pending: Generator<void, unknown, void> | undefined
+const LATER: unique symbol = Symbol('later')
+
+// `getAtSteps` past its site's reader: the host's work first, if any.
+function readAhead(site: Site, target: unknown, key: string): unknown {
+  const ahead =
+    typeof target === 'object' && target !== null
+      ? (target as StepsHost)[READ_STEPS]?.(key)
+      : undefined
+  if (ahead === undefined) return operators.getAt(site, target, key)
+  pending = readAfter(ahead, site, target, key)
+  return LATER
+}
+
+function* readAfter(
+  ahead: Generator<void, void, void>,
+  site: Site,
+  target: unknown,
+  key: string,
+): Generator<void, unknown, void> {
+  yield* ahead
+  return operators.getAt(site, target, key)
+}
 
 function stepsOf(rt: Runtime, fn: FourDFunction, self: unknown, args: unknown[]): unknown {
   const g = fn.steps(rt, self, args)
@@ -33,6 +65,46 @@ export const STEP_CALLS = {
     const member = operators.get(target, name)
     if (member instanceof FourDFunction) return stepsOf(this, member, target, args)
     return this.call(target, name, args)
+  },
+
+  /**
+   * `obj.name` read in a generator (at `site`): the read at once, or LATER when its host has work
+   * to run first (READ_STEPS: a relation's restrict made ahead), which `later()` gives, read and
+   * all (compile/emit/expressions.ts `stepping`).
+   */
+  getAtSteps(this: Runtime, site: Site, target: unknown, key: string): unknown {
+    // Through the reader the site keeps when its reads have nothing to run first, as getAt reads
+    // (an entity's attribute that is no relation): a loop's reads ask nothing more.
+    const read = site.r
+    if (read !== null && read.ahead !== true) {
+      const value = read(target)
+      if (value !== MISS) return value
+    }
+    return readAhead(site, target, key)
+  },
+
+  /** `obj.name:=value` in a generator: `set` at once, or LATER for its host's steps (SET_STEPS). */
+  setSteps(this: Runtime, target: unknown, key: string | number, value: unknown): unknown {
+    // A 4D object (no prototype, kept as a dictionary) is never a host: no lookup of it.
+    if (typeof target === 'object' && target !== null && Object.getPrototypeOf(target) !== null) {
+      const host = (target as StepsHost)[SET_STEPS]
+      const steps = host === undefined ? undefined : host.call(target, String(key), value)
+      if (steps !== undefined) {
+        pending = steps
+        return LATER
+      }
+    }
+    return operators.set(target, key, value)
+  },
+
+  /** What `getAtSteps` and `setSteps` answer when their work is to run in steps first. */
+  LATER,
+
+  /** The work `getAtSteps` or `setSteps` just answered LATER for, which the generator goes into. */
+  later(this: Runtime): Generator<void, unknown, void> {
+    const work = pending!
+    pending = undefined
+    return work
   },
 
   /** `myMethod(args)` in a generator. */

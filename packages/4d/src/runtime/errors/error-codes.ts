@@ -134,6 +134,15 @@ export const ERRORS = {
   TooLarge: spec(9439, OWN_SIGNATURE, '{what} of {size} {unit} is past the limit of {max}'),
   /** A pattern that backtracks past the project's bound of time (commands/regex-risk.ts). */
   RegexTooLong: spec(9440, OWN_SIGNATURE, 'The regular expression ran past its bound of {ms} ms'),
+  /**
+   * `Use` in code that cannot wait (a getter, an event run whole) on a shared object whose group
+   * another call holds between two of its steps (context/use-lock.ts); 4D's process would wait.
+   */
+  SharedInUse: spec(
+    9441,
+    OWN_SIGNATURE,
+    'The shared object is in use by another process, and this code cannot wait for it',
+  ),
   /** What the disk refuses to a File or Folder function (a missing file read, a folder not empty). */
   FileError: spec(9431, OWN_SIGNATURE, 'Cannot {action} "{path}": {detail}'),
   /** A function called on an object that has no such function (docs/ORDA/ordaClasses.md). */

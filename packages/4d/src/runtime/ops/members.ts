@@ -24,6 +24,7 @@ import { GET_INDEX, GET_MEMBER, SET_MEMBER, isIndexHost, isMemberHost } from '..
 import type { MemberHost } from '../values/host.js'
 import { typeName } from '../values/kinds.js'
 import { toInteger } from '../values/numbers.js'
+import { joinGroup, openUses } from '../values/shared.js'
 import { TimeValue } from '../values/time-value.js'
 
 /** `target.key` or `target[key]`. */
@@ -82,6 +83,8 @@ export function set(target: unknown, key: string | number, value: unknown): void
     if (typeof target === 'function') return hostSet(target, String(key), value)
     return notAnObject(target, key)
   }
+  // A shared value put in a shared one joins its group, which `Use` locks (values/shared.ts).
+  if (openUses > 0 && typeof value === 'object' && value !== null) joinGroup(target, value)
   if (target instanceof Collection) return setElement(target, key, value)
   if (typeof key !== 'string') return raise('InvalidIndex', { index: String(key) })
   if (isMemberHost(target)) return hostSet(target, key, value)

@@ -18,6 +18,17 @@ export const GET_INDEX: unique symbol = Symbol.for('@entistore/4d:getIndex') as 
  * keeps the last one (member-sites.ts).
  */
 export const MEMBER_READER: unique symbol = Symbol.for('@entistore/4d:memberReader') as never
+/**
+ * `obj[READ_STEPS](name)`: in a call in slices, the work in steps to run before 4D's `obj.name`
+ * is read (an entity's relation to a dataclass whose restrict runs in steps: its answer made
+ * ahead), or undefined when the read needs none. The read then runs as anywhere else.
+ */
+export const READ_STEPS: unique symbol = Symbol.for('@entistore/4d:readSteps') as never
+/**
+ * `obj[SET_STEPS](name, value)`: in a call in slices, 4D's `obj.name:=value` as work in steps (an
+ * entity's `touched` events), or undefined when it has none: the assignment then runs at once.
+ */
+export const SET_STEPS: unique symbol = Symbol.for('@entistore/4d:setSteps') as never
 /** What a member reader answers for an object it does not read. */
 export const MISS: unique symbol = Symbol.for('@entistore/4d:miss') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
@@ -33,11 +44,21 @@ export interface MemberHost {
   [SET_MEMBER]?(name: string, value: unknown): void
 }
 
-/** A reader of one member for the objects of one kind (the value, or MISS for another object). */
-export type MemberReader = (target: unknown) => unknown
+/**
+ * A reader of one member for the objects of one kind (the value, or MISS for another object);
+ * `ahead` when its reads may have work to run first in a call in slices (READ_STEPS: an entity's
+ * relation), which a generator then asks the object for.
+ */
+export type MemberReader = ((target: unknown) => unknown) & { readonly ahead?: true }
 
 export interface ReaderHost {
   [MEMBER_READER](name: string): MemberReader | undefined
+}
+
+/** An object whose reads or assignments of members run in steps in a call in slices. */
+export interface StepsHost {
+  [READ_STEPS]?(name: string): Generator<void, void, void> | undefined
+  [SET_STEPS]?(name: string, value: unknown): Generator<void, void, void> | undefined
 }
 
 export interface IndexHost {

@@ -21,3 +21,11 @@ export function finish<T>(work: Work<T>): T {
     if (r.done === true) return r.value
   }
 }
+
+/**
+ * The plain form of a builtin written as steps alone (a command's, a collection function's): its
+ * steps run to their end at once (`finish`), at each call.
+ */
+export function plainOf<A extends unknown[], T>(steps: (...args: A) => Work<T>): (...args: A) => T {
+  return (...args) => finish(steps(...args))
+}

@@ -1,16 +1,18 @@
 /**
  * @module A dataclass's saves and drops as work in steps (orda/writes/write-steps.ts), for a
  * transport that runs them in slices with `workInTurns` (the REST interface's `$method=update`
- * and `$method=delete`): a restrict or an entity event that loops holds no other client.
+ * and `$method=delete`), which runs the write they give with `writeInSteps` (its after-events in
+ * steps): a restrict or an entity event that loops holds no other client.
  */
 import type { Work } from '../../query/slices.js'
 import { toKey } from '../../store/keys.js'
-import type { WriteCheck } from '../../txn/transaction.js'
+import type { Assignments, WriteCheck } from '../../txn/transaction.js'
 import { restrictionReady } from '../restrict/restrict.js'
 import { dropSteps, saveSteps } from '../writes/write-steps.js'
 import type { WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
+import type { EntityDraft } from './entity-draft.js'
 import type { DataClassName, ModelTypes } from '../../schema/typed-model.js'
 
 /**
@@ -27,6 +29,18 @@ export function saveInSteps<M extends ModelTypes, N extends DataClassName<M>>(
 ): Work<() => Entity<M, N>> {
   const keyed = key === undefined ? undefined : toKey(dc.def, key)
   return saveSteps(dc, keyed, values, check) as Work<() => Entity<M, N>>
+}
+
+/**
+ * `dc.new(values)` as work in steps: the new entity's `constructor` event, then each value set
+ * with its `touched` events, each in steps where it can (code compiled from 4D): what 4D code's
+ * `ds.Item.new()` runs in a call in slices.
+ */
+export function newInSteps<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  values?: WriteValues<M, N>,
+): Work<EntityDraft<M, N>> {
+  return dc.draft(null, undefined, true).madeSteps(values as Assignments | undefined)
 }
 
 /** `dc.drop(key, check)` as work in steps, as `saveInSteps`. */

@@ -24,7 +24,7 @@ import type { QueryNode } from '../../query/ast.js'
 import { runQuery, type QueryOptions, type QueryResult } from './queries.js'
 import { PreparedQuery, type PrepareOptions } from './prepared-query.js'
 import { isQuerySettings, queryOptionsOf } from '../selections/query-settings.js'
-import { EntityDraftCore, type EntityDraft } from './entity-draft.js'
+import { EntityDraftCore, type DraftArgs, type EntityDraft } from './entity-draft.js'
 import { createEntity, dropEntity, updateEntity } from '../writes/writes.js'
 import { openTransaction } from '../calls/owners.js'
 import { DELETED_RECORDS } from '../../schema/change-tracking.js'
@@ -153,9 +153,9 @@ export class DataClassCore<
     ) as unknown as EntitySelection<M, N>
   }
 
-  /** @internal A draft of `base`, or of a new entity (null): `new()` and `entity.edit()`. */
-  draft(base: Entity<M, N> | null, values?: WriteValues<M, N>): EntityDraft<M, N> {
-    return new this.#classes.Draft(this.#typed, base, values) as unknown as EntityDraft<M, N>
+  /** @internal A draft of `base`, or of a new entity (null): `new()`, `entity.edit()`, writes. */
+  draft(...making: DraftArgs<M, N>): EntityDraft<M, N> {
+    return new this.#classes.Draft(this.#typed, ...making) as unknown as EntityDraft<M, N>
   }
 
   // This dataclass as the public type gives it, with its attribute properties.

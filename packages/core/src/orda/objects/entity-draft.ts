@@ -26,7 +26,7 @@ import type {
 } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
-import type { WriteCheck } from '../../txn/transaction.js'
+import type { Assignments, WriteCheck } from '../../txn/transaction.js'
 import {
   attemptWrite,
   SAVE_STATUS,
@@ -39,18 +39,15 @@ import {
   beforeSave,
   beforeSaveSteps,
   constructed,
+  constructedSteps,
   eventsOf,
   touched,
+  touchedSteps,
 } from '../writes/entity-events.js'
 import type { DataClassEvents } from '../../functions/registry.js'
 import type { Work } from '../../query/slices.js'
-import {
-  afterCommit,
-  createEntity,
-  currentVersion,
-  dropEntity,
-  updateEntity,
-} from '../writes/writes.js'
+import { createEntity, currentVersion, dropEntity, updateEntity } from '../writes/writes.js'
+import { afterCommit } from '../writes/after-commit.js'
 import { openTransaction } from '../calls/owners.js'
 import { attemptWriteSteps } from '../writes/write-steps.js'
 import {
@@ -75,6 +72,13 @@ export type DraftValue<
   N extends DataClassName<M>,
   K extends AttributeName<M, N>,
 > = AttributeValue<M, N, K> | (K extends WritableName<M, N> ? WriteValue<M, M[N][K]> : never)
+
+/** `dataClass.draft(…)`'s: the version edited (null: new), its values, its events `later`. */
+export type DraftArgs<M extends ModelTypes, N extends DataClassName<M>> = [
+  base: Entity<M, N> | null,
+  values?: WriteValues<M, N>,
+  later?: boolean,
+]
 
 /** `save()`'s option: 4D's `dk auto merge`. */
 export interface SaveOptions {
@@ -113,17 +117,32 @@ export class EntityDraftCore<
 
   /**
    * @internal Made by `dataClass.new()` and `entity.edit()`. A new entity's `constructor` event
-   * runs first; then each value given is set (with its `touched` events).
+   * runs first; then each value given is set (with its `touched` events). Made `later` (a write
+   * run in slices: write-steps.ts), it runs neither: `madeSteps(values)` runs them in steps.
    */
-  constructor(dataClass: DataClass<M, N>, base: Entity<M, N> | null, values?: WriteValues<M, N>) {
+  constructor(dataClass: DataClass<M, N>, ...[base, values, later]: DraftArgs<M, N>) {
     this.dataClass = dataClass
     this.#base = base
+    if (later === true) return
     const events = eventsOf(this.#dc)
     if (events && base === null) constructed(events, this)
     const given = values as Readonly<Record<string, unknown>> | undefined
     if (given)
       for (const name of Object.keys(given))
         this.set(name as WritableName<M, N>, given[name] as WriteValue<M, M[N][WritableName<M, N>]>)
+  }
+
+  /**
+   * @internal What a draft made `later` was left: a new entity's `constructor` event, then each
+   * value set with its `touched` events, as work in steps (events compiled from 4D stop).
+   */
+  *madeSteps(values?: Assignments): Work<this> {
+    const events = eventsOf(this.#dc)
+    if (events && this.#base === null) yield* constructedSteps(events, this)
+    if (values)
+      for (const name of Object.keys(values))
+        yield* this.setSteps(name as never, values[name] as never)
+    return this
   }
 
   // The dataclass as the engine's functions take it: a model's types only narrow what users see.
@@ -153,13 +172,25 @@ export class EntityDraftCore<
 
   /** Sets an attribute for the next save (checked then). A relation takes an Entity or a key. */
   set<K extends WritableName<M, N>>(name: K, value: WriteValue<M, M[N][K]>): this {
-    const events = eventsOf(this.#dc)
-    // `touched` only for a value that changes (4D: "an attribute value changes"). Compared as the
-    // engine reads it: the writer may be one that may not read it (its write is checked at save).
-    const changes = events !== undefined && !Object.is(this.#current(name as string), value)
-    this.#changes[name] = value
-    if (changes) touched(events!, this.#dc, this, name as string)
+    const events = this.#assign(name as string, value)
+    if (events !== undefined) touched(events, this.#dc, this, name as string)
     return this
+  }
+
+  /** @internal `set` as work in steps (4D code's `$e.name:=…` in slices): `touched` in steps. */
+  *setSteps<K extends WritableName<M, N>>(name: K, value: WriteValue<M, M[N][K]>): Work<this> {
+    const events = this.#assign(name as string, value)
+    if (events !== undefined) yield* touchedSteps(events, this.#dc, this, name as string)
+    return this
+  }
+
+  // Sets `name`; the events to run `touched` with, for a value that changes (4D: "an attribute
+  // value changes"), compared as the engine reads it (the writer may not read it: checked at save).
+  #assign(name: string, value: unknown): DataClassEvents | undefined {
+    const events = eventsOf(this.#dc)
+    const changes = events !== undefined && !Object.is(this.#current(name), value)
+    this.#changes[name] = value
+    return changes ? events : undefined
   }
 
   /** The value as this draft would save it: the pending one if set, else the base's. */
@@ -341,13 +372,14 @@ export class EntityDraftCore<
    * `save(options)` as work in steps (`saveInSteps` does the same for a dataclass's values), for
    * a caller that runs in slices (4D code's `$e.save()` in a REST call): the events before the
    * write run in steps where they can (code compiled from 4D), then the write in one piece, its
-   * stamp checked then (another write of the entity meanwhile: status 2). Inside an open
-   * transaction, the plain save.
+   * stamp checked then (another write of the entity meanwhile: status 2). Inside a transaction
+   * that ends within the caller's step (`ds.transaction(fn)`), the plain save; inside one open
+   * across awaits (`startTransaction()`), in steps as well (write-steps.ts).
    */
   *saveSteps(options: SaveOptions = {}): Work<WriteResult> {
     const plan = this.#plan(options)
     if (plan.answer !== undefined) return plan.answer
-    if (openTransaction(this.#dc.datastore) !== undefined) return this.save(options)
+    if (openTransaction(this.#dc.datastore)?.acrossAwaits === false) return this.save(options)
     const result = yield* attemptWriteSteps(this.prepareSave(plan.check))
     return result.success ? plan.success : result
   }
@@ -401,10 +433,8 @@ export class EntityDraftCore<
       : createEntity(this.#dc, this.#changes, false)) as unknown as Entity<M, N>
     this.#base = saved
     this.#changes = Object.create(null) as Record<string, unknown>
-    if (events) {
-      const entity = saved as unknown as Entity
-      afterCommit(this.#dc.datastore, () => afterSave(events, this.#dc, entity, written))
-    }
+    const after = events && afterSave(events, this.#dc, saved as unknown as Entity, written)
+    if (after) afterCommit(this.#dc.datastore, after)
     return saved
   }
 

@@ -5,22 +5,7 @@
  * refuses them by the stamp (status 2), as in any optimistic write.
  */
 import { describe, expect, it } from 'vitest'
-import type { ModelJson } from '../../schema/model-json.js'
-import { createDatastore } from './datastore.js'
-import { defineFunctions } from './define-functions.js'
-
-const model: ModelJson = {
-  dataClasses: [
-    {
-      name: 'Gauge',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'label', type: 'string' },
-        { name: 'level', type: 'long' },
-      ],
-    },
-  ],
-}
+import { gaugeStore } from './gauge.fixture.js'
 
 // The saving event refuses the label 'refused', and marks every other label it saves; its steps
 // do the same after three stops.
@@ -59,16 +44,10 @@ const saving = Object.assign(
 )
 
 function gauges() {
-  const functions = defineFunctions({ dataClasses: { Gauge: { events: { saving, dropping } } } })
-  const ds = createDatastore(model, {
-    functions,
-    data: {
-      Gauge: [
-        { ID: 1, label: 'one', level: 1 },
-        { ID: 2, label: 'two', level: 13 },
-      ],
-    },
-  })
+  const ds = gaugeStore({ saving, dropping }, [
+    { ID: 1, label: 'one', level: 1 },
+    { ID: 2, label: 'two', level: 13 },
+  ])
   return ds.dataClass('Gauge')
 }
 

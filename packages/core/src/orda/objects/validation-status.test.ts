@@ -7,69 +7,43 @@
  */
 import { describe, expect, it } from 'vitest'
 import { thrown } from '../../errors/thrown.fixture.js'
-import type { ModelJson } from '../../schema/model-json.js'
 import { saveResultOf, saveStatusOf } from '../../txn/save-status.js'
-import { createDatastore } from './datastore.js'
-import { defineFunctions } from './define-functions.js'
-
-const model: ModelJson = {
-  dataClasses: [
-    {
-      name: 'Gauge',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'label', type: 'string' },
-        { name: 'level', type: 'long' },
-      ],
-    },
-  ],
-}
+import { gaugeStore } from './gauge.fixture.js'
 
 /** Each label asks the events for one kind of refusal. */
 function gauges() {
-  const functions = defineFunctions({
-    dataClasses: {
-      Gauge: {
-        events: {
-          validateSave() {
-            const label = this.get('label')
-            if (label === 'mild') return { errCode: 7001, message: 'Mild: checked again later' }
-            if (label === 'fatal')
-              return { errCode: 7002, message: 'Fatal: never', fatalError: true }
-            if (label === 'legacy')
-              return { errCode: 7003, message: 'Old name', seriousError: true }
-            if (label === 'explicit-mild')
-              return { errCode: 7004, message: 'Said mild', fatalError: false, seriousError: true }
-          },
-          saving() {
-            if (this.get('label') === 'saving')
-              return { errCode: 7005, message: 'The archive is down', fatalError: false }
-          },
-          validateDrop() {
-            if ((this.get('level') as number) > 90)
-              return { errCode: 7006, message: 'A full gauge stays', fatalError: true }
-            if ((this.get('level') as number) > 50)
-              return { errCode: 7007, message: 'Half full: think twice' }
-          },
-          dropping() {
-            if ((this.get('level') as number) === 13)
-              return { errCode: 7008, message: 'Unlucky', fatalError: true }
-          },
-        },
+  const ds = gaugeStore(
+    {
+      validateSave() {
+        const label = this.get('label')
+        if (label === 'mild') return { errCode: 7001, message: 'Mild: checked again later' }
+        if (label === 'fatal') return { errCode: 7002, message: 'Fatal: never', fatalError: true }
+        if (label === 'legacy') return { errCode: 7003, message: 'Old name', seriousError: true }
+        if (label === 'explicit-mild')
+          return { errCode: 7004, message: 'Said mild', fatalError: false, seriousError: true }
+      },
+      saving() {
+        if (this.get('label') === 'saving')
+          return { errCode: 7005, message: 'The archive is down', fatalError: false }
+      },
+      validateDrop() {
+        if ((this.get('level') as number) > 90)
+          return { errCode: 7006, message: 'A full gauge stays', fatalError: true }
+        if ((this.get('level') as number) > 50)
+          return { errCode: 7007, message: 'Half full: think twice' }
+      },
+      dropping() {
+        if ((this.get('level') as number) === 13)
+          return { errCode: 7008, message: 'Unlucky', fatalError: true }
       },
     },
-  })
-  const ds = createDatastore(model, {
-    functions,
-    data: {
-      Gauge: [
-        { ID: 1, label: 'full', level: 95 },
-        { ID: 2, label: 'half', level: 60 },
-        { ID: 3, label: 'unlucky', level: 13 },
-        { ID: 4, label: 'empty', level: 0 },
-      ],
-    },
-  })
+    [
+      { ID: 1, label: 'full', level: 95 },
+      { ID: 2, label: 'half', level: 60 },
+      { ID: 3, label: 'unlucky', level: 13 },
+      { ID: 4, label: 'empty', level: 0 },
+    ],
+  )
   return { ds, gauge: ds.dataClass('Gauge') }
 }
 

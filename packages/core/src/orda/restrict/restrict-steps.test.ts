@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ModelJson } from '../../schema/model-json.js'
-import { noteSharedRead, sharedStateChanged } from '../../sessions/session-reads.js'
+import {
+  noteSharedRead,
+  noteVolatileRead,
+  sharedStateChanged,
+} from '../../sessions/session-reads.js'
+import { ManualClock } from '../../clock/clock.js'
+import { restrictInSteps } from '../objects/data-class-steps.js'
 import { DatastoreError } from '../../errors/datastore-error.js'
 import { createDatastore, type Datastore } from '../objects/datastore.js'
 import type { EntitySelection } from '../objects/entity-selection.js'
@@ -140,4 +146,43 @@ describe('a restrict in steps', () => {
     expect(ds.actAs(session, () => ds.dataClass('Doc').all().length)).toBe(10)
     expect(counts).toEqual({ calls: 1, stepRuns: 0, steps: 0 })
   })
+
+  // What a caller in slices does before a read (4D code following a relation): the answer the
+  // read will use made ahead, in steps, and nothing run when the read would find one.
+  it('is made ahead by restrictInSteps, and not again while the last answer serves', () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1))
+    const counts = { calls: 0, stepRuns: 0 }
+    const restrict = function (this: { query(q: string, ...a: unknown[]): unknown }) {
+      counts.calls++
+      // It reads the clock: its answer serves its moment only, kept as the last one.
+      noteVolatileRead()
+      return this.query('level = :1', 'public')
+    }
+    restrict.steps = function* (this: { query(q: string, ...a: unknown[]): unknown }) {
+      counts.stepRuns++
+      yield
+      return restrict.call(this)
+    }
+    const ds = createDatastore(model, {
+      data: { Doc: DOCS },
+      clock,
+      functions: { dataClasses: { Doc: { restrict: restrict as never } } },
+    })
+    const session = ds.sessions.open()
+    const doc = ds.dataClass('Doc')
+    ds.actAs(session, () => {
+      expect(doc.all().length).toBe(10)
+      expect(finished(restrictInSteps(doc))).toEqual({ stops: 0 })
+      expect(counts).toEqual({ calls: 1, stepRuns: 0 })
+      clock.advance(1)
+      expect(finished(restrictInSteps(doc))).toEqual({ stops: 1 })
+      expect(counts).toEqual({ calls: 2, stepRuns: 1 })
+    })
+  })
 })
+
+function finished(work: Generator<unknown, void, void>): { stops: number } {
+  let stops = 0
+  while (work.next().done !== true) stops++
+  return { stops }
+}

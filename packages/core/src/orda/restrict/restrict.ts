@@ -70,13 +70,8 @@ export function restriction(dc: RestrictedClass): RowMembership | undefined {
     noteReads(own.reads)
     return own.rows
   }
-  const kept = last.get(dc)
-  if (
-    kept !== undefined &&
-    kept.view === view &&
-    kept.session === id &&
-    serves(kept, version, session, actor, ds.clock)
-  ) {
+  const kept = lastServing(dc, version)
+  if (kept !== undefined) {
     const reads = kept.answer.reads
     if (reads !== 0) noteReads(reads)
     return kept.answer.rows
@@ -111,6 +106,7 @@ export function* restrictionReady(dc: RestrictedClass): Work<void> {
   const version = ds.store.version
   const { actor, view, id, session } = whoAsks(dc)
   const answers = restrictAnswers(ds)
+  if (lastServing(dc, version) !== undefined) return
   if (answers.get(dc.name, view, id, session, version) !== undefined) return
   const ran = yield* runSteps(dc, steps, contextOf(session, actor), session, version)
   if (ran === undefined || ran.moved || (ran.answer.reads & VOLATILE_READ) !== 0) return
@@ -144,6 +140,17 @@ function whoAsks(dc: RestrictedClass): Asker {
     asker.session = owner.kind === 'session' ? ds.sessions.peek(owner.id) : undefined
   }
   return asker
+}
+
+// The last answer of `dc`, when it serves who asks now (`whoAsks` just filled `asker`).
+function lastServing(dc: RestrictedClass, version: number): Last | undefined {
+  const kept = last.get(dc)
+  return kept !== undefined &&
+    kept.view === asker.view &&
+    kept.session === asker.id &&
+    serves(kept, version, asker.session, asker.actor, dc.datastore.clock)
+    ? kept
+    : undefined
 }
 
 // Whether the running process has staged writes, which its reads see (transaction-reads.ts).

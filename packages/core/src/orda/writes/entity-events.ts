@@ -9,7 +9,10 @@
  * validate event's error is mild or serious by its `fatalError` (status 7 or 8, see
  * txn/save-status.ts); a saving or dropping event's is a serious error (status 4) whatever it says.
  * After-events run once the write has committed (the transaction's, when one is open); an error
- * thrown by one is ignored, since the write it follows is done.
+ * thrown by one is ignored, since the write it follows is done. Each event also runs as work in
+ * steps (`constructedSteps`, `touchedSteps`, `beforeSaveSteps`, `AfterEvents.steps`…), which a
+ * write run in slices goes into: an event that runs in steps (its `steps`: code compiled from 4D)
+ * stops where its code does, the others run at once.
  *
  * Events run for every write of the TypeScript API, which the REST interface goes through too.
  */
@@ -25,16 +28,33 @@ export function eventsOf(dc: WrittenClass): DataClassEvents | undefined {
 }
 
 // Own keys only: every object has an inherited `constructor`.
-const handler = (
-  handlers: EventHandlers | undefined,
-  kind: string,
-): EventHandlers[string] | undefined =>
+type EventHandler = NonNullable<EventHandlers[string]>
+
+const handler = (handlers: EventHandlers | undefined, kind: string): EventHandler | undefined =>
   handlers !== undefined && Object.hasOwn(handlers, kind) ? handlers[kind] : undefined
+
+/**
+ * An event's function called with `self` and `event`, as work in steps: its own steps when it
+ * runs in steps (code compiled from 4D), stopping where its code does; else called at once.
+ */
+function* called(fn: EventHandler | undefined, self: unknown, event?: unknown): Work<unknown> {
+  if (!fn) return undefined
+  const steps = fn.steps?.call(self, event) as Work<unknown> | undefined
+  return steps === undefined ? fn.call(self, event) : yield* steps
+}
 
 /** Runs `constructor` on a new entity (`this`: its draft). */
 export function constructed(events: DataClassEvents, draft: unknown): void {
   handler(events.entity, 'constructor')?.call(draft)
 }
+
+/** `constructed` as work in steps: a draft made in steps (entity-draft.ts `madeSteps`). */
+export function* constructedSteps(events: DataClassEvents, draft: unknown): Work<void> {
+  yield* called(handler(events.entity, 'constructor'), draft)
+}
+
+const touchedEvent = (dc: WrittenClass, attribute: string) =>
+  ({ kind: 'touched', dataClassName: dc.name, attributeName: attribute }) as const
 
 /** Runs `touched` for `attribute`: its own event, then the entity's. */
 export function touched(
@@ -43,9 +63,21 @@ export function touched(
   draft: unknown,
   attribute: string,
 ): void {
-  const event = { kind: 'touched', dataClassName: dc.name, attributeName: attribute } as const
+  const event = touchedEvent(dc, attribute)
   handler(events.attributes.get(attribute), 'touched')?.call(draft, event)
   handler(events.entity, 'touched')?.call(draft, event)
+}
+
+/** `touched` as work in steps: a value set in steps (entity-draft.ts `setSteps`). */
+export function* touchedSteps(
+  events: DataClassEvents,
+  dc: WrittenClass,
+  draft: unknown,
+  attribute: string,
+): Work<void> {
+  const event = touchedEvent(dc, attribute)
+  yield* called(handler(events.attributes.get(attribute), 'touched'), draft, event)
+  yield* called(handler(events.entity, 'touched'), draft, event)
 }
 
 /**
@@ -103,28 +135,66 @@ export function* beforeDropSteps(
   }
 }
 
-/** `afterSave` on the saved version: what it wrote, `success`. */
+/**
+ * The after-events of one write, to run once it has committed (after-commit.ts): at once,
+ * or in steps by a caller that runs in slices (`writeInSteps`). An error one throws is
+ * ignored: the write is committed, an after-event cannot undo it, nor fail it.
+ */
+export class AfterEvents {
+  constructor(
+    readonly entity: WrittenEntity,
+    // Each function with its event object, attributes' first.
+    readonly runs: readonly (readonly [EventHandler, object])[],
+  ) {}
+
+  run(): void {
+    for (const [fn, event] of this.runs) {
+      try {
+        fn.call(this.entity, event)
+      } catch {
+        // Committed: see above.
+      }
+    }
+  }
+
+  *steps(): Work<void> {
+    for (const [fn, event] of this.runs) {
+      try {
+        yield* called(fn, this.entity, event)
+      } catch {
+        // Committed: see above.
+      }
+    }
+  }
+}
+
+/** `afterSave` on the saved version: what it wrote, `success`; undefined when none is declared. */
 export function afterSave(
   events: DataClassEvents,
   dc: WrittenClass,
   saved: WrittenEntity,
   written: readonly string[],
-): void {
-  after(events, dc, saved, 'afterSave', written, {
+): AfterEvents | undefined {
+  return after(events, dc, saved, 'afterSave', written, {
     savedAttributes: written,
     saveStatus: 'success',
   })
 }
 
-/** `afterDrop` on the entity as it was: its attributes, `success`. */
-export function afterDrop(events: DataClassEvents, dc: WrittenClass, dropped: WrittenEntity): void {
+/** `afterDrop` on the entity as it was: its attributes, `success`; undefined when none is declared. */
+export function afterDrop(
+  events: DataClassEvents,
+  dc: WrittenClass,
+  dropped: WrittenEntity,
+): AfterEvents | undefined {
   const names = dc.def.storage.map((a) => a.name)
-  after(events, dc, dropped, 'afterDrop', [...events.attributes.keys()], {
+  return after(events, dc, dropped, 'afterDrop', [...events.attributes.keys()], {
     droppedAttributes: names,
     dropStatus: 'success',
   })
 }
 
+// Each attribute's event of `kind` that is declared, then the entity's.
 function after(
   events: DataClassEvents,
   dc: WrittenClass,
@@ -132,23 +202,24 @@ function after(
   kind: 'afterSave' | 'afterDrop',
   attributes: readonly string[],
   facts: Readonly<Record<string, unknown>>,
-): void {
-  const run = (handlers: EventHandlers | undefined, attributeName?: string): void => {
+): AfterEvents | undefined {
+  const runs: (readonly [EventHandler, object])[] = []
+  const add = (handlers: EventHandlers | undefined, attributeName?: string): void => {
     const fn = handler(handlers, kind)
     if (!fn) return
-    try {
-      fn.call(entity, {
+    runs.push([
+      fn,
+      {
         kind,
         dataClassName: dc.name,
         ...(attributeName === undefined ? {} : { attributeName }),
         ...facts,
-      })
-    } catch {
-      // The write is committed: an after-event cannot undo it, nor fail it.
-    }
+      },
+    ])
   }
-  for (const name of attributes) run(events.attributes.get(name), name)
-  run(events.entity)
+  for (const name of attributes) add(events.attributes.get(name), name)
+  add(events.entity)
+  return runs.length === 0 ? undefined : new AfterEvents(entity, runs)
 }
 
 function refuseIf(
@@ -171,10 +242,8 @@ function* refuseIfSteps(
   self: unknown,
 ): Work<void> {
   const fn = handler(handlers, kind)
-  if (!fn) return
-  const event = eventOf(dc, kind, attributeName)
-  const steps = fn.steps?.call(self, event) as Work<unknown> | undefined
-  refusedBy(dc, kind, attributeName, steps === undefined ? fn.call(self, event) : yield* steps)
+  if (fn)
+    refusedBy(dc, kind, attributeName, yield* called(fn, self, eventOf(dc, kind, attributeName)))
 }
 
 type RefusingKind = 'validateSave' | 'saving' | 'validateDrop' | 'dropping'

@@ -6,9 +6,14 @@
  * and the work gives the write, to run once they are done, in one piece. The entity's stamp is
  * checked when the write runs: another write of it between two steps refuses this one
  * (StampChanged) when it is checked, as in any optimistic save; one unchecked writes its values
- * over the entity as it is then. The `constructor` and `touched` events run at once, while the
- * draft is made (the first step); inside an open transaction, nothing waits: the write is the
- * plain one.
+ * over the entity as it is then. The `constructor` and `touched` events, run while the draft is
+ * made, go in steps as well; the after-events (`afterSave`, `afterDrop`) run once the write has
+ * committed, in steps when the caller runs the write with `writeInSteps` (after-commit.ts), at
+ * once otherwise. Inside a transaction that ends within its caller's step
+ * (`ds.transaction(fn)`), nothing waits: the write is the plain one. Inside one that stays open
+ * across awaits (4D's `startTransaction()`, an `$atomic` batch: transaction-steps.ts) the events go
+ * in steps too: the transaction is its process's own, the others read the committed data between
+ * two steps and are refused what it wrote (EntityLocked).
  */
 import type { KeyValue } from '../../store/entity-record.js'
 import type { Assignments, WriteCheck } from '../../txn/transaction.js'
@@ -18,6 +23,7 @@ import { openTransaction } from '../calls/owners.js'
 import { needDrop, needWrite } from '../restrict/access-checks.js'
 import { restrictionReady } from '../restrict/restrict.js'
 import { beforeDropSteps, eventsOf } from './entity-events.js'
+import { writeInSteps } from './after-commit.js'
 import type { WrittenClass, WrittenEntity } from './written-class.js'
 import { createEntity, dropEntity, dropWritten, updateEntity, writeTarget } from './writes.js'
 
@@ -38,17 +44,18 @@ export function* saveSteps(
     needWrite(dc, values, false)
     yield* restrictionReady(dc)
   }
-  if (eventsOf(dc) === undefined || openTransaction(dc.datastore) !== undefined)
+  if (eventsOf(dc) === undefined || openTransaction(dc.datastore)?.acrossAwaits === false)
     return key === undefined
       ? () => createEntity(dc, values)
       : () => updateEntity(dc, key, values, check)
   // As createEntity and updateEntity ask, before any event runs.
   needWrite(dc, values, key === undefined)
-  if (key === undefined) return yield* dc.draft(null, values).prepareSave(undefined)
-  const base = writeTarget(dc, key, true)
+  const base = key === undefined ? null : writeTarget(dc, key, true)
   // No such entity: the write answers it (1542).
-  if (!base) return () => updateEntity(dc, key, values, check)
-  return yield* dc.draft(base, values).prepareSave(check)
+  if (base === undefined) return () => updateEntity(dc, key!, values, check)
+  // The draft made `later`: its constructor and touched events in steps too.
+  const draft = yield* dc.draft(base, undefined, true).madeSteps(values)
+  return yield* draft.prepareSave(key === undefined ? undefined : check)
 }
 
 /**
@@ -60,7 +67,7 @@ export function* dropSteps(dc: WrittenClass, key: KeyValue, check?: WriteCheck):
   yield* restrictionReady(dc)
   const events = eventsOf(dc)
   const entity =
-    events === undefined || openTransaction(dc.datastore) !== undefined
+    events === undefined || openTransaction(dc.datastore)?.acrossAwaits === false
       ? undefined
       : writeTarget(dc, key, true)
   // No events, or no such entity (the drop answers it: 1542).
@@ -71,7 +78,8 @@ export function* dropSteps(dc: WrittenClass, key: KeyValue, check?: WriteCheck):
 
 /**
  * `attemptWrite` of work in steps that gives its write: a refusal, met in a step (an event's) or
- * by the write, answers as the plain write's does (a WriteResult); anything else is thrown.
+ * by the write, answers as the plain write's does (a WriteResult); anything else is thrown. The
+ * write's after-events then run in steps (`writeInSteps`).
  */
 export function* attemptWriteSteps(work: Work<() => unknown>): Work<WriteResult> {
   let write: () => unknown
@@ -82,5 +90,5 @@ export function* attemptWriteSteps(work: Work<() => unknown>): Work<WriteResult>
       throw error
     })
   }
-  return attemptWrite(write)
+  return yield* writeInSteps(() => attemptWrite(write))
 }

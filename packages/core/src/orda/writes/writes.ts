@@ -17,6 +17,7 @@ import type { KeyValue } from '../../store/entity-record.js'
 import { kindOf } from '../kinds/object-kind.js'
 import type { WriteDatastore, WrittenClass, WrittenEntity } from './written-class.js'
 import { afterDrop, beforeDrop, eventsOf } from './entity-events.js'
+import { afterCommit } from './after-commit.js'
 import type { DataClassEvents } from '../../functions/registry.js'
 import { visible } from '../restrict/restrict.js'
 import { fail } from '../../errors/datastore-error.js'
@@ -67,32 +68,16 @@ export function runTransaction<T>(ds: WriteDatastore, fn: () => T): T {
       throw new TypeError(
         'ds.transaction: the function returned a promise; a transaction must be synchronous (await inside startTransaction() … validateTransaction() instead)',
       )
-    if (state.level !== level + 1)
-      throw new TypeError(
-        state.level > level + 1
-          ? `ds.transaction: the function left ${state.level - level - 1} transaction(s) open`
-          : 'ds.transaction: the function closed the transaction ds.transaction opened',
-      )
   } catch (e) {
     state.cancelTo(level)
     throw e
   }
-  state.validate()
+  state.leave(level, 'ds.transaction')
   return result
 }
 
-/**
- * Runs `fn` once the write just made has committed: at once when no transaction is open (the
- * write committed on its own), else when the process's transaction commits (never, if it is
- * cancelled, a nested level included).
- */
-export function afterCommit(ds: WriteDatastore, fn: () => void): void {
-  if (!ds.processes.anyTransaction) return fn()
-  ds.processes.current().afterCommit(fn)
-}
-
 /** A transaction of `ds` for whoever acts now; `id`: one that may stay open across awaits. */
-const newTransaction = (ds: WriteDatastore, id?: string): Transaction =>
+export const newTransaction = (ds: WriteDatastore, id?: string): Transaction =>
   new Transaction(ds.store, {
     locks: ds.locks,
     owner: currentOwner(ds),
@@ -257,7 +242,8 @@ export function dropWritten(
     (tx) => tx.delete(dc.table, key, checkOf(dc.datastore, check)),
     () => entityUrl(dc.name, key, 'delete'),
   )
-  if (events && entity) afterCommit(dc.datastore, () => afterDrop(events, dc, entity))
+  const after = events && entity && afterDrop(events, dc, entity)
+  if (after) afterCommit(dc.datastore, after)
 }
 
 /**
@@ -307,7 +293,10 @@ export function dropEntities(
     },
     () => entityUrl(dc.name, undefined, 'delete'),
   )
-  for (const e of dropped) afterCommit(dc.datastore, () => afterDrop(events!, dc, e))
+  for (const e of dropped) {
+    const after = afterDrop(events!, dc, e)
+    if (after) afterCommit(dc.datastore, after)
+  }
   return n
 }
 

@@ -32,13 +32,17 @@ export interface WriteDatastore extends RestrictedDatastore {
 /** A dataclass as the writes use it: restrict's, with its datastore's and the drafts it makes. */
 export interface WrittenClass extends RestrictedClass {
   readonly datastore: WriteDatastore
-  /** A draft of `base` with `values` (events run through it): saved as it saves. */
-  draft(
-    base: WrittenEntity | null,
-    values?: Assignments,
-  ): {
-    saveOrFail(): WrittenEntity
-    saveChecked(check: WriteCheck | undefined): WrittenEntity
-    prepareSave(check: WriteCheck | undefined): Work<() => WrittenEntity>
-  }
+  /**
+   * A draft of `base` with `values` (events run through it): saved as it saves. Made `later`, its
+   * events and values wait for `madeSteps(values)`, which runs them in steps.
+   */
+  draft(base: WrittenEntity | null, values?: Assignments, later?: boolean): WrittenDraft
+}
+
+/** A draft as the writes use it (entity-draft.ts). */
+export interface WrittenDraft {
+  saveOrFail(): WrittenEntity
+  saveChecked(check: WriteCheck | undefined): WrittenEntity
+  prepareSave(check: WriteCheck | undefined): Work<() => WrittenEntity>
+  madeSteps(values?: Assignments): Work<WrittenDraft>
 }

@@ -171,4 +171,16 @@ return [$c.reduce("Multiply"; 1); $c.reduceRight("Multiply"; 1); $c.reduce("Add"
     expect(value).toEqual(run(code, { methods }))
     expect(stops).toBeGreaterThanOrEqual(60)
   })
+
+  it('.reduce() in steps takes what a method returns, even the value it sets in $1.result', () => {
+    // What it returns is the new accumulator, as in the plain call: a value that is also its
+    // `$1.result` is no sign that it returned nothing.
+    const Both = 'For ($i; 1; 10000)\nEnd for\n$1.result:=$1.accumulator+$1.value\nreturn $1.result'
+    const code = 'return [[1;2;3].reduce("Both"; 10); [1;2;3].reduceRight("Both"; 0)]'
+    const methods = { Both }
+    const { value, stops } = inSteps(code, [], { methods })
+    expect(value).toEqual([16, 6])
+    expect(value).toEqual(run(code, { methods }))
+    expect(stops).toBeGreaterThanOrEqual(6)
+  })
 })

@@ -31,9 +31,8 @@ import { isReference } from '../../values/kinds.js'
 import { DateValue } from '../../values/date-value.js'
 import { sortSteps } from '../../values/sort-steps.js'
 import { finish, type Work } from '../../values/work.js'
-import { byBlocks } from './blocks.js'
+import { byBlocks } from '../../values/resumable.js'
 import { callbackOf, elementParam, stopped } from './callbacks.js'
-import { bothWays } from './sliced.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { equalSteps } from './equality.js'
 import { compareValues } from './order.js'
@@ -176,8 +175,8 @@ const nothing = (): undefined => undefined
 const same = <T>(v: T): T => v
 
 /**
- * `.reduce()` (from the right with `right`). The callback counts its own calls; `into` (a call in
- * slices), one that has steps is gone into.
+ * `.reduce()` (from the right with `right`). The callback counts its own calls; in a call in
+ * slices (`inSlices`), one that has steps is gone into.
  */
 function* reduce(
   rt: Runtime,
@@ -185,11 +184,11 @@ function* reduce(
   fn: string,
   args: unknown[],
   right: boolean,
-  into: boolean,
+  inSlices = false,
 ): Work<unknown> {
   const [formula, initValue, ...extra] = args
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
-  const steps = into && cb.stepped
+  const steps = inSlices && cb.stepped
   let accumulator = initValue
   const items = self.items
   for (let k = 0; k < items.length; k++) {
@@ -197,7 +196,7 @@ function* reduce(
     if (accumulator !== undefined) param.accumulator = accumulator
     const ticks = rt.ticks
     // A formula's value is the new accumulator; a method sets $1.accumulator.
-    const returned = steps ? returnedOf(param, yield* cb.callSteps(param)) : cb.returned(param)
+    const returned = steps ? yield* cb.returnedSteps(param) : cb.returned(param)
     accumulator = returned !== undefined ? returned : param.accumulator
     if (stopped(param)) break
     // The call read the clock (its ticks ran out and were given again): a slice may end here.
@@ -205,14 +204,6 @@ function* reduce(
   }
   return accumulator
 }
-
-/**
- * What a callback returned, from what `callSteps` gave: its `$1.result` when it returned nothing,
- * which for `.reduce()` is nothing returned (a callback that returns the very value it sets in
- * `$1.result` is taken for one that returns nothing: `.reduce()` reads `$1.accumulator` then).
- */
-const returnedOf = (param: Record<string, unknown>, given: unknown): unknown =>
-  given === param.result ? undefined : given
 
 /** What makes two values the same for `.distinct()`: a key a Map compares. */
 function distinctKey(v: unknown, diacritical: boolean): unknown {
@@ -343,12 +334,12 @@ export const AGGREGATING: readonly CollectionFunctionSpec[] = [
   {
     name: 'reduce',
     signature: '(formula: any; initValue?: any; ...params: any): any',
-    ...bothWays((rt, self, args, into) => reduce(rt, self, 'reduce', args, false, into)),
+    steps: (rt, self, args, inSlices) => reduce(rt, self, 'reduce', args, false, inSlices),
   },
   {
     name: 'reduceRight',
     signature: '(formula: any; initValue?: any; ...params: any): any',
-    ...bothWays((rt, self, args, into) => reduce(rt, self, 'reduceRight', args, true, into)),
+    steps: (rt, self, args, inSlices) => reduce(rt, self, 'reduceRight', args, true, inSlices),
   },
   {
     name: 'join',

@@ -27,6 +27,8 @@ export interface Callback {
    * from a call in slices), else its value at once.
    */
   callSteps(param: CallbackParam): Work<unknown>
+  /** `returned` as steps, as `callSteps` is `call`'s. */
+  returnedSteps(param: CallbackParam): Work<unknown>
   /**
    * Whether `callSteps` may stop: the callback is 4D code with steps. For any other, a loop of
    * steps calls `call` (a generator an element is a cost the plain call pays for nothing).
@@ -59,14 +61,16 @@ export function callbackOf(
     extra.length === 0
       ? (param: CallbackParam): unknown => f.invoke(rt, undefined, [param])
       : (param: CallbackParam): unknown => f.invoke(rt, undefined, [param, ...extra])
+  const returnedSteps = (param: CallbackParam): Work<unknown> => stepsOf(rt, f, [param, ...extra])
   return {
     returned,
+    returnedSteps,
     call(param) {
       const r = returned(param)
       return r !== undefined ? r : param.result
     },
     *callSteps(param) {
-      const r = yield* stepsOf(rt, f, [param, ...extra])
+      const r = yield* returnedSteps(param)
       return r !== undefined ? r : param.result
     },
     stepped: f.hasSteps,
@@ -91,13 +95,15 @@ function lendingCallback(rt: Runtime, f: FourDFunction, extra: readonly unknown[
     params[0] = param
     return f.invoke(rt, undefined, params)
   }
+  const returnedSteps = (param: CallbackParam): Work<unknown> => {
+    params[0] = param
+    return stepsOf(rt, f, params)
+  }
   return {
     returned,
     call: returned,
-    callSteps(param) {
-      params[0] = param
-      return stepsOf(rt, f, params)
-    },
+    returnedSteps,
+    callSteps: returnedSteps,
     stepped: f.hasSteps,
     element(value) {
       one.value = value

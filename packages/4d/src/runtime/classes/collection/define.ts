@@ -8,7 +8,9 @@
 import { raise } from '../../errors/fourd-error.js'
 import { parseSignature, type Signature } from '../../arguments/signature.js'
 import type { CollectionFunction, CollectionSteps } from '../../context/runtime-parts.js'
-import { finish } from '../../values/work.js'
+import type { Runtime } from '../../context/runtime.js'
+import type { Collection } from '../../values/collection.js'
+import { plainOf, type Work } from '../../values/work.js'
 
 // The context owns the types: it calls them (runtime-parts.ts).
 export type { CollectionFunction, CollectionSteps }
@@ -23,8 +25,21 @@ export interface CollectionFunctionSpec {
    * collection: a call in slices goes into them. With no `impl`, the plain call runs them to their
    * end at once.
    */
-  readonly steps?: CollectionSteps
+  readonly steps?: SpecSteps
 }
+
+/**
+ * A function's steps, told whether a call in slices runs them (`inSlices`): then they go into the
+ * own steps of the callbacks that have them (callbacks.ts `callSteps`). The plain call, which runs
+ * them to their end at once, leaves it out, and they call each callback at once: a generator a
+ * callback's call would cost it for nothing.
+ */
+export type SpecSteps = (
+  rt: Runtime,
+  self: Collection,
+  args: unknown[],
+  inSlices?: boolean,
+) => Work<unknown>
 
 export interface CollectionFunctionEntry extends CollectionFunctionSpec {
   readonly parsed: Signature
@@ -60,11 +75,8 @@ export function buildCollectionFunctions(groups: readonly (readonly CollectionFu
         })
     }
     const stepsOf = spec.steps
-    const impl =
-      spec.impl ??
-      (stepsOf !== undefined
-        ? (rt, self, args) => finish(stepsOf(rt, self, args))
-        : failDefinition(spec.name))
+    const impl: CollectionFunction =
+      spec.impl ?? (stepsOf !== undefined ? plainOf(stepsOf) : failDefinition(spec.name))
     functions.set(spec.name, (rt, self, args) => {
       if (args.length < min || args.length > max) counted(args)
       return impl(rt, self, args)
@@ -72,7 +84,7 @@ export function buildCollectionFunctions(groups: readonly (readonly CollectionFu
     if (stepsOf !== undefined)
       steps.set(spec.name, (rt, self, args) => {
         counted(args)
-        return stepsOf(rt, self, args)
+        return stepsOf(rt, self, args, true)
       })
     entries.push(Object.freeze({ ...spec, parsed }))
   }

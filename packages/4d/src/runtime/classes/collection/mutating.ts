@@ -14,12 +14,11 @@
  * never seen half changed between two slices.
  */
 import { collectionArg } from '../../arguments/arguments.js'
-import { spend, type Passes } from '../../values/passes.js'
+import { spend } from '../../values/passes.js'
 import { stored } from '../../ops/members.js'
 import { withinLimit } from '../../values/limits.js'
 import type { Collection } from '../../values/collection.js'
-import { byBlocks, NOTHING, oneBlock } from './blocks.js'
-import { finish } from '../../values/work.js'
+import { byBlocks, countNow, NOTHING } from '../../values/resumable.js'
 import type { CollectionFunctionSpec, CollectionSteps } from './define.js'
 import { clampIndex, fromStart, indexArg, toEnd } from './positions.js'
 
@@ -57,11 +56,6 @@ function inPlaceSteps({ passes, change }: InPlace, blocks: boolean): CollectionS
     }
     return change(self, args)
   }
-}
-
-/** `n` passes counted a block at a time, at once (the plain call's count of the elements written). */
-function countBlocks(rt: Passes, n: number): void {
-  if (!oneBlock(rt, n)) finish(byBlocks(rt, 0, n, NOTHING))
 }
 
 /** Where `.insert()` inserts. */
@@ -229,7 +223,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     name: 'fill',
     signature: '(value: any; startFrom?: Integer; end?: Integer): Collection',
     impl: (rt, self, args) => {
-      countBlocks(rt, FILL.passes(self, args))
+      countNow(rt, FILL.passes(self, args))
       return FILL.change(self, args)
     },
     steps: inPlaceSteps(FILL, true),
@@ -238,7 +232,7 @@ export const MUTATING: readonly CollectionFunctionSpec[] = [
     name: 'resize',
     signature: '(size: Integer; defaultValue?: any): Collection',
     impl: (rt, self, args) => {
-      countBlocks(rt, RESIZE.passes(self, args))
+      countNow(rt, RESIZE.passes(self, args))
       return RESIZE.change(self, args)
     },
     steps: inPlaceSteps(RESIZE, true),

@@ -6,7 +6,7 @@
  * the search still goes left to right (`.lastIndexOf()` right to left, its own rules).
  *
  * Each element looked at is a pass of the budget's (context/budget.ts), counted a block at a time
- * (blocks.ts), so that a search through millions of elements ends at the budget with 9410; a
+ * (values/resumable.ts), so that a search through millions of elements ends at the budget with 9410; a
  * callback counts its own calls. The searches are written as steps (values/work.ts): a call in
  * slices stops between two blocks, or between two calls of a callback, and goes into a
  * callback's own steps.
@@ -16,7 +16,7 @@ import type { Runtime } from '../../context/runtime.js'
 import type { Collection } from '../../values/collection.js'
 import type { Passes } from '../../values/passes.js'
 import { finish, type Work } from '../../values/work.js'
-import { byBlocks, oneBlock } from './blocks.js'
+import { atOnce, byBlocks } from '../../values/resumable.js'
 import {
   callbackOf,
   eachElement,
@@ -32,7 +32,7 @@ import { pathSteps, readPath } from './paths.js'
 import { fromStart, indexArg } from './positions.js'
 
 // Each search is a block's loop (a plain function), the plain call's of a small collection at
-// once (blocks.ts `oneBlock`), the steps' a block at a time.
+// once (values/resumable.ts `atOnce`), the steps' a block at a time.
 
 /** Where `.indexOf()` or `.includes()` starts. */
 const startOf = (self: Collection, fn: string, start: unknown): number =>
@@ -50,7 +50,7 @@ const indexSteps = (rt: Passes, self: Collection, search: unknown, from: number)
 /** The first index of `search` from `from`, or -1. */
 function indexOf(rt: Passes, self: Collection, search: unknown, from: number): number {
   const n = self.length
-  return oneBlock(rt, n - from)
+  return atOnce(rt, n - from)
     ? firstIn(self.items, search, from, n)
     : finish(indexSteps(rt, self, search, from))
 }
@@ -133,7 +133,7 @@ function countOf(
   value?: unknown,
 ): number {
   const steps = pathOf(command, path)
-  return oneBlock(rt, self.length)
+  return atOnce(rt, self.length)
     ? countIn(self.items, steps, test, value, 0, self.length)
     : finish(countSteps(rt, self, steps, test, value))
 }
@@ -228,7 +228,7 @@ export const SEARCHING: readonly CollectionFunctionSpec[] = [
     signature: '(toSearch: any; startFrom?: Integer): Integer',
     impl: (rt, self, [search, start]) => {
       const top = lastStart(self, start)
-      return oneBlock(rt, top + 1)
+      return atOnce(rt, top + 1)
         ? lastIn(self.items, search, top, 0, top + 1)
         : finish(lastSteps(rt, self, search, top))
     },

@@ -197,6 +197,11 @@ describe('the budget', () => {
       '$1.multiSort([$2])\nreturn [$1; $2]',
       (n) => [numbers(n), new Collection(numbers(n).items.reverse())],
     ],
+    [
+      '.multiSort(formula; cols)',
+      '$1.multiSort(Formula($1.value<$1.value2); [$2])\nreturn [$1; $2]',
+      (n) => [numbers(n), new Collection(numbers(n).items.reverse())],
+    ],
   ]
 
   // 5,000 elements without a budget, not 10,000: some 60,000 comparisons already read the clock
@@ -224,6 +229,21 @@ describe('the budget', () => {
       expect(sorted).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
       expect(stops).toBeGreaterThanOrEqual(2 * compared)
     }
+  })
+
+  it('.multiSort() with a callback that is 4D code goes into it, asked both ways', () => {
+    // Each call runs a loop of 10,000 passes: two stops at least a call, and 8 elements ask
+    // 7 comparisons at least, each one call or two.
+    const Before = 'For ($i; 1; 10000)\nEnd for\n$1.result:=$1.value<$1.value2'
+    const code =
+      '$c:=[5;3;9;1;7;2;8;3]\n$d:=[1;2;3;4;5;6;7;8]\n$c.multiSort("Before"; [$d])\nreturn [$c; $d]'
+    const { value, stops } = inSteps(code, [], { methods: { Before } })
+    expect(value).toEqual([
+      [1, 2, 3, 3, 5, 7, 8, 9],
+      [4, 6, 2, 8, 1, 5, 7, 3],
+    ])
+    expect(value).toEqual(run(code, { methods: { Before } }))
+    expect(stops).toBeGreaterThanOrEqual(14)
   })
 
   it('in a call in slices too: the sorted elements are put in place at the last step', () => {

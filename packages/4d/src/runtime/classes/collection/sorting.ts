@@ -29,7 +29,6 @@ import { sortSteps, type SortCompare } from '../../values/sort-steps.js'
 import type { Work } from '../../values/work.js'
 import { callbackOf } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
-import { bothWays } from './sliced.js'
 import { compareValues } from './order.js'
 import { pathSteps, readPath } from './paths.js'
 
@@ -41,20 +40,28 @@ const ascending: Compare = (a, b) => compareValues(a, b)
 
 /**
  * The order a callback gives, True when `a` comes before `b`: -1 then, else 0, which is all that
- * sortSteps asks (whether a later element goes before an earlier one), one call a comparison. In
- * a call in slices (`inSlices`), a callback that has steps (4D code) is gone into; any other is
- * called at once (a generator a comparison would cost it for nothing).
+ * sortSteps asks (whether a later element goes before an earlier one), one call a comparison.
+ * Asked `bothWays` (`.multiSort()`, whose ties other collections break), a callback that says
+ * `a` does not come before `b` is asked again the other way: 1 when `b` comes before `a`, 0 for a
+ * tie. In a call in slices (`inSlices`), a callback that has steps (4D code) is gone into; any
+ * other is called at once (a generator a comparison would cost it for nothing).
  */
 function callbackOrder(
   rt: Runtime,
   fn: string,
   [formula, ...extra]: unknown[],
   inSlices: boolean,
+  bothWays = false,
 ): SortCompare<unknown> {
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
-  if (!inSlices || !cb.stepped) return (a, b) => (cb.call(cb.pair(a, b)) === true ? -1 : 0)
+  const before = (a: unknown, b: unknown): boolean => cb.call(cb.pair(a, b)) === true
+  if (!inSlices || !cb.stepped)
+    return (a, b) => (before(a, b) ? -1 : bothWays && before(b, a) ? 1 : 0)
+  function* beforeSteps(a: unknown, b: unknown): Work<boolean> {
+    return (yield* cb.callSteps(cb.pair(a, b))) === true
+  }
   return function* (a, b) {
-    return (yield* cb.callSteps(cb.pair(a, b))) === true ? -1 : 0
+    return (yield* beforeSteps(a, b)) ? -1 : bothWays && (yield* beforeSteps(b, a)) ? 1 : 0
   }
 }
 
@@ -68,7 +75,7 @@ function* sortInPlace(
   rt: Runtime,
   self: Collection,
   args: unknown[],
-  inSlices: boolean,
+  inSlices = false,
 ): Work<Collection> {
   const compare = args[0] === undefined ? ascending : callbackOrder(rt, 'sort', args, inSlices)
   putInPlace(self.items, yield* sortSteps(rt, self.items, compare))
@@ -80,7 +87,7 @@ function* orderByMethod(
   rt: Runtime,
   self: Collection,
   args: unknown[],
-  inSlices: boolean,
+  inSlices = false,
 ): Work<Collection> {
   const compare = callbackOrder(rt, 'orderByMethod', args, inSlices)
   return likeSource(self, new Collection(yield* sortSteps(rt, self.items, compare)))
@@ -136,8 +143,7 @@ function orderByCompare(arg: unknown): Compare {
 
 /**
  * `.multiSort()`: sorts `self` and the collections of `cols` in step, by 4D's order, or first by
- * `callback`'s (which says only whether one value goes before another: asked both ways, and
- * neither way is a tie).
+ * `callback`'s (`callbackOrder` asked both ways: 0 is a tie).
  */
 function* multiSort(
   rt: Runtime,
@@ -167,16 +173,17 @@ function* multiSort(
     }
     return 0
   }
+  // A callback that answers at once is a plain comparison: with a generator a comparison, made
+  // for its steps alone, the plain call over 100,000 elements took 1.6 to 1.9 times as long.
+  function* orTie(c: Work<number>, i: number, j: number): Work<number> {
+    return (yield* c) || tie(i, j)
+  }
   const compare: SortCompare<number> =
     callback === undefined
       ? (i, j) => compareValues(own[i], own[j]) || tie(i, j)
-      : function* (i, j) {
-          let c = callback(own[i], own[j])
-          if (typeof c !== 'number') c = yield* c
-          if (c < 0) return c
-          c = callback(own[j], own[i])
-          if (typeof c !== 'number') c = yield* c
-          return c < 0 ? 1 : tie(i, j)
+      : (i, j) => {
+          const c = callback(own[i], own[j])
+          return typeof c === 'number' ? c || tie(i, j) : orTie(c, i, j)
         }
   const order = yield* sortSteps(
     rt,
@@ -194,7 +201,7 @@ export const SORTING: readonly CollectionFunctionSpec[] = [
   {
     name: 'sort',
     signature: '(formula?: any; ...extraParams: any): Collection',
-    ...bothWays(sortInPlace),
+    steps: sortInPlace,
   },
   {
     name: 'orderBy',
@@ -207,12 +214,12 @@ export const SORTING: readonly CollectionFunctionSpec[] = [
   {
     name: 'orderByMethod',
     signature: '(formula: any; ...extraParams: any): Collection',
-    ...bothWays(orderByMethod),
+    steps: orderByMethod,
   },
   {
     name: 'multiSort',
     signature: '(formulaOrCols?: any; colsToSort?: Collection): Collection',
-    ...bothWays(multiSortOf),
+    steps: multiSortOf,
   },
 ]
 
@@ -221,9 +228,9 @@ function multiSortOf(
   rt: Runtime,
   self: Collection,
   args: unknown[],
-  inSlices: boolean,
+  inSlices = false,
 ): Work<Collection> {
   if (args.length === 0) return sortInPlace(rt, self, [], inSlices)
   if (args[0] instanceof Collection) return multiSort(rt, self, args[0])
-  return multiSort(rt, self, args[1], callbackOrder(rt, 'multiSort', [args[0]], inSlices))
+  return multiSort(rt, self, args[1], callbackOrder(rt, 'multiSort', [args[0]], inSlices, true))
 }

@@ -178,6 +178,8 @@ describe('the budget', () => {
     ['.copy(ck shared)', 'return $1.copy(ck shared)', (n) => [numbers(n)]],
     ['.reverse()', 'return $1.reverse()', (n) => [objects(n)]],
     ['.concat()', 'return $1.concat($2; 3)', (n) => [numbers(3), numbers(n)]],
+    ['.slice()', 'return $1.slice(1; -1)', (n) => [numbers(n)]],
+    ['.slice() from the end', 'return $1.slice(-50000)', (n) => [numbers(n)]],
     // A callback counts its own calls.
     ['.map()', 'return $1.map(Formula($1.value*2))', (n) => [numbers(n)]],
     ['.filter()', 'return $1.filter(Formula($1.value>=50000))', (n) => [numbers(n)]],

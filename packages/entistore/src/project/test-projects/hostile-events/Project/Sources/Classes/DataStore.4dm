@@ -1,10 +1,11 @@
 Class extends DataStoreImplementation
 
-// Items and lots to read.
+// Items, each with a part, and lots to read.
 exposed Function seed($count : Integer) : Integer
 	var $i : Integer
 	var $item : cs.ItemEntity
 	var $lot : cs.LotEntity
+	var $part : cs.PartEntity
 	For ($i; 1; $count)
 		$item:=ds.Item.new()
 		$item.name:="Item"+String($i)
@@ -13,6 +14,10 @@ exposed Function seed($count : Integer) : Integer
 		$lot:=ds.Lot.new()
 		$lot.name:="Lot"+String($i)
 		$lot.save()
+		$part:=ds.Part.new()
+		$part.name:="Part"+String($i)
+		$part.item:=$item
+		$part.save()
 	End for
 	return ds.Item.all().length
 
@@ -23,11 +28,43 @@ exposed Function passes($restrict : Integer; $saving : Integer)
 		Storage.savingPasses:=$saving
 	End use
 
+// How many passes Item's constructor, its touched event (of size) and its afterSave event loop.
+exposed Function eventPasses($constructor : Integer; $touched : Integer; $after : Integer)
+	Use (Storage)
+		Storage.constructorPasses:=$constructor
+		Storage.touchedPasses:=$touched
+		Storage.afterPasses:=$after
+	End use
+
+// How many times an item's afterSave event has ended.
+exposed Function afterSaves() : Integer
+	return Num(Storage.afterSaves)
+
+// Follows a part's relation to its item: Item's restrict runs first.
+exposed Function itemOfPart($key : Integer) : Text
+	var $item : cs.ItemEntity
+	$item:=ds.Part.get($key).item
+	If ($item=Null)
+		return "none"
+	End if
+	return $item.name
+
+// Narrows a selection of items read before Item's restrict loops: the restrict, which the
+// narrowed selection keeps to, runs again first.
+exposed Function narrowItems($passes : Integer; $below : Integer) : Integer
+	var $items : cs.ItemSelection
+	$items:=ds.Item.all()
+	Use (Storage)
+		Storage.restrictPasses:=$passes
+	End use
+	return $items.query("size < :1"; $below).length
+
 // Reads Item from code: its restrict runs first.
 exposed Function countItems() : Integer
 	return ds.Item.all().length
 
-// Creates an item from code: its saving event runs before the write.
+// Creates an item from code: its constructor runs when it is made, its touched event when its
+// size is set, its saving event before the write and its afterSave event after it.
 exposed Function addItem($name : Text) : Text
 	var $item : cs.ItemEntity
 	var $result : Object

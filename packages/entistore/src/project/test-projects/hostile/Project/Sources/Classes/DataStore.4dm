@@ -17,6 +17,17 @@ exposed Function seed($count : Integer) : Integer
 	End for
 	return ds.Employee.all().length
 
+// Tasks, whose getters run long for one of them.
+exposed Function seedTasks($count : Integer) : Integer
+	var $i : Integer
+	var $task : cs.TaskEntity
+	For ($i; 1; $count)
+		$task:=ds.Task.new()
+		$task.title:="Task"+String($i)
+		$task.save()
+	End for
+	return ds.Task.all().length
+
 // A function that calls itself with no end.
 exposed Function down($depth : Integer) : Integer
 	return This.down($depth+1)
