@@ -12,6 +12,7 @@ import { budgetOf } from '../../runtime/context/budget.js'
 import { ClassStore } from '../../runtime/context/class-store.js'
 import { Runtime } from '../../runtime/index.js'
 import { FourDError } from '../../runtime/errors/fourd-error.js'
+import { callDepth, setCallDepth } from '../../runtime/ops/call-depth.js'
 import { markShared } from '../../runtime/values/shared.js'
 import { newObject } from '../../runtime/values/kinds.js'
 import { compileClass } from '../compile-class.js'
@@ -25,6 +26,8 @@ interface Call {
   readonly rt: Runtime
   readonly g: Generator<void, unknown, void>
   stops: number
+  /** The levels of calls its code holds while it waits (sliced-call.ts takes them out too). */
+  own: number
   done: boolean
   value?: unknown
   error?: unknown
@@ -40,12 +43,16 @@ function call(
 ): Call {
   const m = compileMethod(text, { emit: STEPS, file: 'Project/Sources/Methods/m.4dm' })
   const rt = new Runtime({ storage, budget, classes, compileFormula: compileFormulaText })
-  return { rt, g: m.fn.steps(rt, undefined, args)!, stops: 0, done: false }
+  return { rt, g: m.fn.steps(rt, undefined, args)!, stops: 0, own: 0, done: false }
 }
 
-// One step of `c` (to its next stop), as a slice's driver runs it.
+// One step of `c` (to its next stop), as a slice's driver runs it: the levels of calls its code
+// holds counted while it runs and taken out after, so that a call left waiting (or dropped) leaves
+// no level to the next test's code.
 function step(c: Call): void {
   if (c.done) return
+  const base = callDepth()
+  setCallDepth(base + c.own)
   try {
     const r = c.rt.run(() => c.g.next())
     if (r.done === true) {
@@ -55,6 +62,9 @@ function step(c: Call): void {
   } catch (error) {
     c.done = true
     c.error = error
+  } finally {
+    c.own = callDepth() - base
+    setCallDepth(base)
   }
 }
 
