@@ -373,6 +373,16 @@ export {
   drivingScope,
 } from './query/slices.js'
 export type { Work, Parked, ChangedRows } from './query/slices.js'
+// A reply's getters with steps made ahead in its read's slices (the writing finds their values).
+export {
+  gettersAhead,
+  gettersAheadInTurns,
+  currentAnswersAhead,
+  withAnswersAhead,
+  hasGetterSteps,
+  getterSteps,
+} from './query/getters-ahead.js'
+export type { AnswersAhead, GetterCall } from './query/getters-ahead.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
 export {
@@ -381,6 +391,12 @@ export {
   newInSteps,
   restrictInSteps,
 } from './orda/objects/data-class-steps.js'
+// The restricts a query, an ordering or a path reaches through relations, answered ahead in steps.
+export {
+  queryReachInSteps,
+  orderReachInSteps,
+  pathReachInSteps,
+} from './orda/objects/reached-steps.js'
 // A write a step gave, its after-events (`afterSave`, `afterDrop`) then in steps.
 export { writeInSteps } from './orda/writes/after-commit.js'
 // A transaction level as work in steps (the REST interface's `$atomic` batch, run in turns).
@@ -388,6 +404,8 @@ export {
   transactionSteps as transactionInSteps,
   writesMayStop,
 } from './orda/writes/transaction-steps.js'
+// A selection's drop as work in steps, inside such a transaction (`$method=delete&$filter`).
+export { dropAllSteps } from './orda/writes/drop-all-steps.js'
 export { fold } from './values/fold.js'
 // The 4D language (@entistore/4d) compares texts as the query engine does, 4D's rule for both:
 // its `=` and `#` match `@` wildcards, its `%` finds keywords, its `<` orders folded texts.

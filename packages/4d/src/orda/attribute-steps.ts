@@ -2,21 +2,28 @@
  * @module 4D code's reads and assignments of attributes as work in steps, for a call in slices
  * (runtime/values/host.ts `READ_STEPS`, `SET_STEPS`; the handles answer through these): a read
  * through a relation has the related dataclass's restrict answered ahead in steps (core's
- * `restrictInSteps`, the answer the read then finds: core's one decision of what is seen), an
- * assignment runs its `touched` events in steps (core's `setSteps`). A restrict or an event that
- * loops then holds no other client. What asks nothing of them runs at once, as anywhere else.
+ * `restrictInSteps`, the answer the read then finds: core's one decision of what is seen), a read
+ * of a computed attribute whose getter has steps (a project's) is the getter's call in steps
+ * (core's `getterSteps`), an assignment runs its `touched` events in steps (core's `setSteps`). A
+ * restrict, a getter or an event that loops then holds no other client. What asks nothing of them
+ * runs at once, as anywhere else.
  */
 import {
+  currentActor,
   Entity,
+  getterSteps,
+  hasGetterSteps,
   restrictInSteps,
   type AttributeDef,
   type DataClass,
   type EntityDraft,
   type Work as CoreWork,
 } from '@entistore/core'
+import { MISS } from '../runtime/values/host.js'
 import type { Work } from '../runtime/values/work.js'
 import { fromCoreError } from './core-errors.js'
 import { coreSteps } from './member-kit.js'
+import type { World } from './world-shape.js'
 
 /**
  * The restrict a read of relation `name` of `dc` asks, made ahead in steps: undefined when the
@@ -27,7 +34,7 @@ export function relationAhead(
   dc: DataClass,
   name: string,
   asks: (attr: Relation) => boolean,
-): Work<void> | undefined {
+): Work<typeof MISS> | undefined {
   if (!dc.datastore.restricting) return undefined
   const attr = dc.def.attributesByName.get(name)
   if (attr === undefined || (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities'))
@@ -59,6 +66,66 @@ export function entityAsks(
   if (attr.kind === 'relatedEntities') return true
   const key = saved.values[attr.foreignKey]
   return key !== null && key !== undefined
+}
+
+/** An entity as a read of 4D code reaches it (handles/entity-handle.ts). */
+interface Read {
+  readonly entity: Entity | null
+  readonly draft: EntityDraft | null
+  readonly world: Pick<World, 'attributeToFourD'>
+}
+
+// Whether `getterAhead` is asking a getter for its steps now (`getterStepsAsked`).
+let asking = false
+
+/**
+ * Whether a read of 4D code in steps is asking a getter for its steps form: a project's getter
+ * gives none while 4D code runs (project/computed-attributes.ts: core's loops cannot stop inside
+ * it there), but gives it to this read, whose generator goes into it.
+ */
+export const getterStepsAsked = (): boolean => asking
+
+/**
+ * `entity.name` in steps when `name` is a computed attribute whose getter has steps (a project's):
+ * the getter's call (core's `getterSteps`), which the generator of the code reading it goes into,
+ * so that a getter that loops stops inside its loop, and whose value is the read's (the getter is
+ * not called again). The session's permission is asked first, as core's read asks it. Undefined
+ * for any other attribute, or a draft's change of it: the read then runs at once.
+ */
+export function getterAhead(entity: Read, name: string): Work<unknown> | undefined {
+  const draft = entity.draft
+  const attr = (draft ?? entity.entity!).dataClass.def.attributesByName.get(name)
+  if (attr === undefined || attr.kind !== 'calculated' || !hasGetterSteps(attr.compute))
+    return undefined
+  // What core's read computes it on: the saved version (a draft's `get` reads its base's).
+  const saved = draft === null ? entity.entity : (draft.base as Entity | null)
+  if (saved === null || (draft !== null && name in draft.changes)) return undefined
+  let work: CoreWork<unknown> | undefined
+  asking = true
+  try {
+    currentActor(saved.dataClass.datastore)?.needRead(saved.dataClass.def, attr)
+    work = getterSteps(attr.compute, saved)
+  } catch (e) {
+    throw fromCoreError(e)
+  } finally {
+    asking = false
+  }
+  return work === undefined ? undefined : getterValue(work, attr, entity.world)
+}
+
+// The value of a getter's call in steps, as core's read gives it (null for none) in 4D.
+function* getterValue(
+  work: CoreWork<unknown>,
+  attr: AttributeDef,
+  world: Read['world'],
+): Work<unknown> {
+  let value: unknown
+  try {
+    value = yield* coreSteps(work)
+  } catch (e) {
+    throw fromCoreError(e)
+  }
+  return world.attributeToFourD(attr, value ?? null)
 }
 
 /** An entity as an assignment of 4D code reaches it (handles/entity-handle.ts). */
@@ -102,7 +169,7 @@ const touches = (handlers: object | undefined): boolean =>
  * `work` begun: undefined when it ended in its first step (a restrict whose answer is kept: no
  * generator of 4D code made for a read that needs none), else the rest of it, the stop met first.
  */
-function started(work: CoreWork<void>): Work<void> | undefined {
+function started(work: CoreWork<void>): Work<typeof MISS> | undefined {
   try {
     if (work.next().done === true) return undefined
   } catch (e) {
@@ -111,11 +178,19 @@ function started(work: CoreWork<void>): Work<void> | undefined {
   return rest(coreSteps(work))
 }
 
-function* rest(work: Work<void>): Work<void> {
-  yield
+// The rest of a relation's work, after which the read is made (MISS: host.ts `READ_STEPS`). Closed
+// at its stop before the work (its driver closed: a request gone), it closes the work, so that a
+// `Use` the restrict is inside lets go of its lock at once.
+function* rest(work: Work<void>): Work<typeof MISS> {
+  let going = false
   try {
+    yield
+    going = true
     yield* work
   } catch (e) {
     throw fromCoreError(e)
+  } finally {
+    if (!going) work.return(undefined)
   }
+  return MISS
 }

@@ -46,12 +46,10 @@ export function defineMembers<H>(
   for (const [name, impl] of Object.entries(defs)) {
     const plain: FunctionImpl = (rt, self, args) => {
       if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
-      const out = viaCore(() => impl(self, args, rt))
-      // A collection made of many entities (`toCollection()`, `distinct()`) is work the
-      // budget counts as that many loop passes: a call that reads 2,000 entities, 1,000 times
-      // over, is then stopped at the budget, not after 12 s (context/budget.ts).
-      if (out instanceof Collection && (rt.ticks -= out.length) < 0) rt.tick()
-      return out
+      return counted(
+        viaCore(() => impl(self, args, rt)),
+        rt,
+      )
     }
     const stepped = steps[name]
     if (stepped === undefined) {
@@ -60,11 +58,13 @@ export function defineMembers<H>(
     }
     const inSteps: StepsImpl = function* (rt, self, args) {
       if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
+      let out: unknown
       try {
-        return yield* stepped(self, args, rt)
+        out = yield* stepped(self, args, rt)
       } catch (e) {
         throw fromCoreError(e)
       }
+      return counted(out, rt)
     }
     map.set(
       name,
@@ -72,6 +72,17 @@ export function defineMembers<H>(
     )
   }
   return map
+}
+
+/**
+ * A member's result, counted: a collection made of many entities (`toCollection()`,
+ * `distinct()`, `extract()`) is work the budget counts as that many loop passes, in either form
+ * of the member: a call that reads 2,000 entities, 1,000 times over, is then stopped at the
+ * budget, not after 12 s (context/budget.ts).
+ */
+function counted(out: unknown, rt: Runtime): unknown {
+  if (out instanceof Collection && (rt.ticks -= out.length) < 0) rt.tick()
+  return out
 }
 
 /** Parameter `n` (from 1) of `member`, which must be a text. */

@@ -1,10 +1,13 @@
 /**
  * @module `Session.storage` as 4D code holds it (docs/API/SessionClass.md): core's session storage,
- * read anywhere; each assignment is written inside core's `use()` (4D's `Use … End use`, which
- * here has nothing to lock: one piece of code runs at a time), so core keeps what it keeps for any
- * writer: plain data copied in, the session told once. An object read from it is the same kind
- * of object; a collection read from it is a copy (write it back by assignment). An entity or a
- * selection is kept as a reference JSON carries and read back as one (stored-references.ts).
+ * read anywhere. Each assignment is written inside core's `use()`, as in a `Use … End use` of its
+ * own, so core keeps what it keeps for any writer: plain data copied in, the write whole, the
+ * session told once. The storage is core's, not a shared object of the runtime's, so
+ * `Use (Session.storage)` takes no lock (runtime/context/use-lock.ts locks shared groups): the
+ * blocks of two requests of one session, each stopping at its steps, may run at once
+ * (docs/compat.md), each of their assignments still one piece. An object read from it is the same
+ * kind of object; a collection read from it is a copy (write it back by assignment). An entity or
+ * a selection is kept as a reference JSON carries and read back as one (stored-references.ts).
  */
 import { use, type SharedObject } from '@entistore/core'
 import { FOR_EACH } from '../runtime/context/iterate.js'

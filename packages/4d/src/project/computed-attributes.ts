@@ -25,6 +25,7 @@ import {
   type EntityView,
 } from '@entistore/core'
 import type { FunctionNode } from '../ast/files.js'
+import { getterStepsAsked } from '../orda/attribute-steps.js'
 import type { ClassObject } from '../runtime/context/class-object.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
@@ -149,10 +150,11 @@ function attributeFunctions(
       )
     },
     // The same in steps, which core goes into for a row of a read in slices: one call that loops
-    // holds no other client. None while 4D code runs: a read its code makes is called inside it,
-    // where nothing stops, and core's row may not be run again through that code.
+    // holds no other client. None while 4D code runs (a read its code makes is called inside it,
+    // where nothing stops, and core's row may not be run again through that code), but for a read
+    // of that code in steps, which goes into them (orda/attribute-steps.ts `getterAhead`).
     getSteps(entity) {
-      if (running() !== undefined) return undefined
+      if (running() !== undefined && !getterStepsAsked()) return undefined
       const e = event('get')
       return runner.stepsOf(
         c,

@@ -251,7 +251,10 @@ export class ProjectRunner {
    * generator to its next stop, as `run` runs code (the running context of the request at that
    * moment, the project's bounds), under the budget current then, which core gives each slice;
    * its value goes to `result`, a 4D error it throws to `failed` first. A function without steps
-   * (none in the class, or not 4D code) runs whole in the first step.
+   * (none in the class, or not 4D code) runs whole in the first step. Closed before its end (core
+   * dropped the work: a read's request gone), it closes the function's generator where it stopped,
+   * in the same context, so that its `finally` blocks run at once (a `Use` it is inside lets go of
+   * its lock).
    */
   *stepsOf<R>(
     c: ProjectClass,
@@ -261,36 +264,46 @@ export class ProjectRunner {
     failed: (error: unknown) => unknown,
     datastore?: Datastore,
   ): Generator<void, R, void> {
-    let call: { rt: Runtime; g: Generator<void, unknown, void>; own: number } | undefined
-    for (;;) {
-      const r = this.run(
-        c,
-        where,
-        (cx) => {
-          try {
-            if (call === undefined) {
-              const { code, self, params } = target(cx)
-              const g = code?.steps(cx.rt, self, params)
-              if (g === undefined) {
-                const value = code === undefined ? undefined : cx.rt.invoke(code, self, params)
-                return { done: true as const, value: result(cx, value) }
+    // `stopped`: its generator waits at a stop (neither ended nor thrown).
+    let call:
+      { rt: Runtime; g: Generator<void, unknown, void>; own: number; stopped: boolean } | undefined
+    try {
+      for (;;) {
+        const r = this.run(
+          c,
+          where,
+          (cx) => {
+            try {
+              if (call === undefined) {
+                const { code, self, params } = target(cx)
+                const g = code?.steps(cx.rt, self, params)
+                if (g === undefined) {
+                  const value = code === undefined ? undefined : cx.rt.invoke(code, self, params)
+                  return { done: true as const, value: result(cx, value) }
+                }
+                call = { rt: cx.rt, g, own: 0, stopped: false }
+              } else {
+                // The budget of this slice (core gives each the time the last one left).
+                const budget = currentBudget()
+                if (budget !== undefined) call.rt.useBudget(budget)
               }
-              call = { rt: cx.rt, g, own: 0 }
-            } else {
-              // The budget of this slice (core gives each the time the last one left).
-              const budget = currentBudget()
-              if (budget !== undefined) call.rt.useBudget(budget)
+              call.stopped = false
+              const n = step(call)
+              call.stopped = n.done !== true
+              return n.done === true ? { done: true as const, value: result(cx, n.value) } : n
+            } catch (e) {
+              throw failed(e)
             }
-            const n = step(call)
-            return n.done === true ? { done: true as const, value: result(cx, n.value) } : n
-          } catch (e) {
-            throw failed(e)
-          }
-        },
-        datastore,
-      )
-      if (r.done === true) return r.value
-      yield
+          },
+          datastore,
+        )
+        if (r.done === true) return r.value
+        yield
+      }
+    } finally {
+      // Left while its generator waits at a stop (a close, or an error before its next step).
+      const waiting = call
+      if (waiting?.stopped === true) this.run(c, where, () => step(waiting, true), datastore)
     }
   }
 

@@ -39,15 +39,19 @@ export interface SlicedCall {
 type Sliced = { readonly done: true; readonly value: unknown } | { readonly done: false }
 
 /**
- * One step of `call` (up to its generator's next stop), the levels of calls its code holds
- * counted while it runs and taken out after, where its context is current (the caller sets the
- * rest).
+ * One step of `call` (up to its generator's next stop), or, `close`, its generator closed where it
+ * stopped (its `finally` blocks run: a `Use` it is inside lets go of its lock), the levels of
+ * calls its code holds counted while it runs and taken out after, where its context is current
+ * (the caller sets the rest).
  */
-export function step(call: Pick<SlicedCall, 'rt' | 'g' | 'own'>): IteratorResult<void, unknown> {
+export function step(
+  call: Pick<SlicedCall, 'rt' | 'g' | 'own'>,
+  close = false,
+): IteratorResult<void, unknown> {
   const base = callDepth()
   setCallDepth(base + call.own)
   try {
-    return call.rt.run(() => call.g.next())
+    return call.rt.run(() => (close ? call.g.return(undefined) : call.g.next()))
   } finally {
     call.own = callDepth() - base
     setCallDepth(base)

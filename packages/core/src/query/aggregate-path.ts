@@ -14,6 +14,7 @@ import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
 import type { ValueType } from '../values/value-types.js'
 import type { ObjectStep } from './bound.js'
 import { spendOnCode } from './budget.js'
+import { hasGetterSteps } from '../schema/getter-calls.js'
 import type { SortedIndex } from '../indexes/sorted-index.js'
 
 /** A value an aggregate returns: what a path reaches, nulls left out. */
@@ -61,6 +62,8 @@ export type Source =
   | {
       readonly kind: 'computed'
       readonly read: (rowId: number) => unknown
+      /** Its getter has steps (a 4D project's): a read in slices goes into each call. */
+      readonly stepped: boolean
       readonly folds: boolean
       readonly numeric: boolean
     }
@@ -130,7 +133,7 @@ export function resolveAggregatePath(
       if (steps.length) refuse(`${name} is a calculated attribute, not an object attribute`)
       if (attr.related !== undefined)
         refuse(`${name} is computed as an entity or an entity selection, not a value`)
-      return computed(ctx, attr, attr.type, path, refuse)
+      return computed(ctx, attr, attr.type, path, refuse, hasGetterSteps(attr.compute))
     case 'alias': {
       if (steps.length) refuse(`${name} is an alias, not an object attribute`)
       const target = aliasTarget(ctx.dataClass, ctx.def, attr.path)
@@ -140,7 +143,14 @@ export function resolveAggregatePath(
       if (target!.many)
         return refuse(`the alias ${name} goes through a to-many relation: it holds many values`)
       if (end.kind === 'alias') return refuse(`the alias ${name} leads to another alias`)
-      return computed(ctx, attr, end.type, path, refuse)
+      return computed(
+        ctx,
+        attr,
+        end.type,
+        path,
+        refuse,
+        end.kind === 'calculated' && hasGetterSteps(end.compute),
+      )
     }
     case 'storage': {
       if (OPAQUE_TYPES.has(attr.type))
@@ -177,6 +187,7 @@ export function computed(
   type: ValueType,
   path: string,
   refuse: (why: string) => never,
+  stepped: boolean,
 ): AggregatePath {
   if (OPAQUE_TYPES.has(type) || type === 'object')
     refuse(
@@ -196,6 +207,7 @@ export function computed(
       },
       folds: type === 'string',
       numeric: NUMERIC_TYPES.has(type),
+      stepped,
     },
   }
 }

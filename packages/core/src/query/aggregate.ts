@@ -263,6 +263,7 @@ function* eachValue(
         },
         BUDGET_STEP,
         true,
+        source.stepped,
       )
     }
   }

@@ -203,6 +203,7 @@ function* eachDistinct(
     },
     BUDGET_STEP,
     source.kind === 'computed',
+    source.kind === 'computed' && source.stepped,
   )
 }
 

@@ -17,7 +17,14 @@ import { columnReady, steps } from './row-steps.js'
 import { BUDGET_STEP } from './budget.js'
 import { isIndexed, type PlanNode, type SetPlan } from './plan.js'
 import { visibleRows } from './visibility.js'
-import { columnOf, comparisonPredicate, linkedPredicate, type RowPredicate } from './predicate.js'
+import {
+  callsSteps,
+  columnOf,
+  comparisonPredicate,
+  linkedPredicate,
+  madeOf,
+  type RowPredicate,
+} from './predicate.js'
 import type { ExecContext, PathStep, Execution } from './exec-context.js'
 import { mergeTextEqualities, isCovered, dataClassOfPlan } from './plan-reading.js'
 import { scan, filterRows, leafRows } from './leaf-rows.js'
@@ -256,7 +263,7 @@ function* fusedAnd(
   const rest = (node.driven ? node.operands.slice(1) : node.operands).filter((o) => !isCovered(o))
   const tests: RowPredicate[] = []
   for (const o of rest) tests.push((yield* predicateOf(o, ctx)).test)
-  const test = allOf(tests)
+  const test = madeOf(allOf(tests), tests)
   if (!node.driven) return yield* scan(table, test)
   const first = (yield* executeWork(node.operands[0]!, ctx)).rows
   return tests.length === 0 || first.length === 0 ? first : yield* filterRows(table, first, test)
@@ -292,6 +299,7 @@ function* fusedOr(node: SetPlan, ctx: ExecContext): Work<number[]> {
     },
     BUDGET_STEP,
     true,
+    tests.some(callsSteps),
   )
   return rows
 }
@@ -361,20 +369,20 @@ export function* predicateOf(
       for (const o of operands) parts.push(yield* predicateOf(o, ctx))
       const tests = parts.map((p) => p.test)
       const test: RowPredicate = node.kind === 'And' ? allOf(tests) : (r) => tests.some((t) => t(r))
-      return { test, steps: parts.flatMap((p) => p.steps) }
+      return { test: madeOf(test, tests), steps: parts.flatMap((p) => p.steps) }
     }
     case 'Except': {
       const parts: { test: RowPredicate; steps: PathStep[] }[] = []
       for (const o of node.operands) parts.push(yield* predicateOf(o, ctx))
       const [first, ...rest] = parts.map((p) => p.test)
       return {
-        test: (r) => first!(r) && !rest.some((t) => t(r)),
+        test: madeOf((r) => first!(r) && !rest.some((t) => t(r)), [first!, ...rest]),
         steps: parts.flatMap((p) => p.steps),
       }
     }
     case 'Not': {
       const inner = yield* predicateOf(node.operand, ctx)
-      return { test: (r) => !inner.test(r), steps: inner.steps }
+      return { test: madeOf((r) => !inner.test(r), [inner.test]), steps: inner.steps }
     }
   }
 }

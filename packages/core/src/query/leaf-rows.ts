@@ -15,7 +15,7 @@ import type { BoundComparison, CmpValue } from './bound.js'
 import type { SortKey } from '../values/compare.js'
 import type { Access } from './plan.js'
 import { equalRows, equalRowsOf, rangeOf } from './planner.js'
-import { comparisonPredicate, foldedAccess, type RowPredicate } from './predicate.js'
+import { callsSteps, comparisonPredicate, foldedAccess, type RowPredicate } from './predicate.js'
 import { numberOp, numberScan, textScan } from './column-scans.js'
 import { rowIdBuffer } from '../parallel/shared-arrays.js'
 import type { ExecContext } from './exec-context.js'
@@ -32,6 +32,7 @@ export function* scan(table: Table, test: RowPredicate): Work<number[]> {
     },
     BUDGET_STEP,
     true,
+    callsSteps(test),
   )
   return out
 }
@@ -50,6 +51,7 @@ export function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Wor
       },
       BUDGET_STEP,
       true,
+      callsSteps(test),
     )
     return out
   }
@@ -64,6 +66,7 @@ export function* filterRows(table: Table, rows: RowIds, test: RowPredicate): Wor
     },
     BUDGET_STEP,
     true,
+    callsSteps(test),
   )
   return out
 }

@@ -19,6 +19,7 @@
 import type { SortedIndex } from '../indexes/sorted-index.js'
 import type { Table } from '../store/table.js'
 import { NUMERIC_COLUMN_TYPES } from '../store/table-columns.js'
+import { hasGetterSteps } from '../schema/getter-calls.js'
 import type { BoundOrderKey } from './bound.js'
 import { BUDGET_STEP, spendOnCode, spend } from './budget.js'
 import { finish, type ChangedRows, type Work } from './slices.js'
@@ -318,6 +319,9 @@ export function byKeys(
   const text = stored?.type === 'string' ? stored.name : undefined
   // A computed attribute's getter is user code: the keys' pass is cut where it runs (row-steps.ts).
   const callsCode = keys.some((k) => k.operand.kind === 'calculated')
+  const stepped = keys.some(
+    (k) => k.operand.kind === 'calculated' && hasGetterSteps(k.operand.attr.compute),
+  )
   function* work(rows: RowIds, count: number): Work<RowIds> {
     const n = rows.length
     // One numeric attribute, every row live (the usual `order by salary desc`): one pass over
@@ -351,6 +355,7 @@ export function byKeys(
       },
       rowsAStep,
       callsCode,
+      stepped,
     )
     // The scores a vector search kept for this order are read: not kept past it (vector-scan.ts).
     for (const k of keys) k.similarity?.scores?.release()

@@ -9,6 +9,7 @@
  * - `[]` collections: any element satisfies the comparison; for `!=`, every element must differ.
  */
 import type { EntityView } from '../schema/definitions.js'
+import { hasGetterSteps } from '../schema/getter-calls.js'
 import { spendOnCode } from './budget.js'
 import type { BoundComparison, BoundLinked, CmpValue, ObjectStep } from './bound.js'
 import { compareKeys, sortKey, type SortKey } from '../values/compare.js'
@@ -21,6 +22,20 @@ import { vectorTest } from './vector-search.js'
 
 /** A test of one live row, by row id. */
 export type RowPredicate = (rowId: number) => boolean
+
+// The row tests that call a getter with steps (a 4D project's): the loops over rows run them a
+// row at a time in a read in slices, so that one call stops inside its own code (row-steps.ts).
+// Known per test, so a read whose tests call no such getter pays nothing for them.
+const stepped = new WeakSet<RowPredicate>()
+
+/** Whether `test` calls a getter with steps for its rows. */
+export const callsSteps = (test: RowPredicate): boolean => stepped.has(test)
+
+/** `test`, made of `parts`: it calls a getter with steps when one of them does. */
+export function madeOf(test: RowPredicate, parts: readonly RowPredicate[]): RowPredicate {
+  if (parts.some(callsSteps)) stepped.add(test)
+  return test
+}
 
 /** The entity of a row (calculated attributes compute from it). */
 export type EntityOf = (rowId: number) => EntityView
@@ -176,10 +191,12 @@ export function comparisonPredicate(
     case 'calculated': {
       const compute = operand.attr.compute
       // User code per row, maybe slow: counted against the query's time budget.
-      return (rowId) => {
+      const tested: RowPredicate = (rowId) => {
         spendOnCode()
         return test(c.op, c.value, compute ? compute(entityOf(rowId)) : null, c.folds)
       }
+      if (hasGetterSteps(compute)) stepped.add(tested)
+      return tested
     }
     case 'object': {
       const read = table.reader(operand.attr.name)

@@ -7,23 +7,25 @@
 import type { Table } from '../store/table.js'
 import { BUDGET_STEP, codeRunCount, spend } from './budget.js'
 import { drivingScope, type Work } from './slices.js'
-import { anyGetterSteps, RowAnswers, runRows, stepOutsideRows } from '../schema/getter-calls.js'
+import { RowAnswers, runRows, stepOutsideRows } from '../schema/getter-calls.js'
 
 /**
  * Runs `step(from, to)` over [0, length) in steps of BUDGET_STEP rows (fewer, `size`, where a row
  * costs more), each counted against the query budget first, stopping after each: the one shape of
- * every loop over rows, as work.
+ * every loop over rows, as work. `rowsRunCode`: its rows may call user code (see codeStep);
+ * `stepped`: a getter with steps among it, whose call is gone into.
  */
 export function* steps(
   length: number,
   step: (from: number, to: number) => void,
   size = BUDGET_STEP,
   rowsRunCode = false,
+  stepped = false,
 ): Work<void> {
   for (let from = 0; from < length; from += size) {
     const to = Math.min(length, from + size)
     spend(to - from)
-    if (rowsRunCode) yield* codeStep(from, to, step)
+    if (rowsRunCode) yield* codeStep(from, to, step, stepped)
     else step(from, to)
     // Only between steps: a loop of one step (a small table) never stops.
     if (to < length) yield
@@ -41,13 +43,20 @@ const CODE_ROWS = 8
  * 4 s a step of 4,096, and the slice is measured only between stops. The rows of such a loop are
  * tested each on its own, so where it is cut changes nothing of the answer.
  *
- * Driven by a scope (its slices), the rows of a run are run alone, one after the other, so that
- * one getter call stops too: a getter with steps (a 4D project's) is gone into, and its row run
- * again with the value kept (schema/getter-calls.ts). A row alone costs a call of `step` (some
- * 15 ns): a process where no getter has steps, and work run in one piece, run a run in one call.
+ * Driven by a scope (its slices), the rows of a loop that calls a getter with steps (`stepped`: a
+ * 4D project's, which its caller knows from its tests, keys or path) are run alone, one after the
+ * other, so that one getter call stops too: it is gone into, and its row run again with the value
+ * kept (schema/getter-calls.ts). A row alone costs a call of `step` (some 15 ns: a scan of 200,000
+ * rows took 1.2–1.9× its time so): a loop whose rows call no such getter, and work run in one
+ * piece, run a run in one call.
  */
-function* codeStep(from: number, to: number, step: (from: number, to: number) => void): Work<void> {
-  const alone = drivingScope() !== undefined && anyGetterSteps() ? new RowAnswers() : undefined
+function* codeStep(
+  from: number,
+  to: number,
+  step: (from: number, to: number) => void,
+  stepped: boolean,
+): Work<void> {
+  const alone = stepped && drivingScope() !== undefined ? new RowAnswers() : undefined
   let run = CODE_ROWS
   for (let at = from; at < to;) {
     const before = codeRunCount()
@@ -79,8 +88,16 @@ function* rowsAlone(
     const call = answers.waiting
     answers.waiting = undefined
     if (call !== undefined) {
-      // The call stopped once in its first step: a stop of the slice's, then the rest.
-      yield
+      // The call stopped once in its first step: a stop of the slice's, then the rest. Closed at
+      // that stop (the read's work is dropped), it closes the call, whose `finally` blocks run
+      // at once (a `Use` it is inside lets go of its lock); inside `yield*`, the close goes on.
+      let going = false
+      try {
+        yield
+        going = true
+      } finally {
+        if (!going) call.work.return(undefined)
+      }
       call.keep(yield* call.work)
     }
   }

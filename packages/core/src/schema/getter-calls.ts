@@ -80,16 +80,11 @@ export class GetterInSteps {
 // The answers of the row running alone, while its own code runs; undefined anywhere else.
 let row: RowAnswers | undefined
 
-// Whether a getter with steps was given to a model made in this process.
-let stepsGiven = false
+// The answers made ahead of a reply (AnswersAhead), while the reply is written; else undefined.
+let ahead: AnswersAhead | undefined
 
-/**
- * Whether a getter with steps was given to any model of the process (a 4D project's): where none
- * was, no row needs to run alone, and a loop runs its rows as it did before any had steps.
- */
-export function anyGetterSteps(): boolean {
-  return stepsGiven
-}
+// The steps form of each getter that has one (`getterSteps`).
+const stepsForms = new WeakMap<CalculatedFn, GetSteps>()
 
 /**
  * Runs rows [from, to) of a loop one after the other (`step(at, at + 1)`), each alone, with
@@ -145,9 +140,12 @@ export function stepOutsideRows(
  * and one that goes on is thrown out of the row with its work (GetterInSteps), stopped there.
  */
 export function computedGetter(get: Get, getSteps: GetSteps | undefined): CalculatedFn {
-  if (getSteps !== undefined) stepsGiven = true
   const getter = (entity: EntityView): unknown =>
-    row === undefined ? get.call(entity, entity) : inRow(row, entity)
+    row !== undefined
+      ? inRow(row, entity)
+      : ahead === undefined
+        ? get.call(entity, entity)
+        : ahead.answer(getter, entity, get)
   const inRow = (answers: RowAnswers, entity: EntityView): unknown => {
     const key = entity.getKey()
     const at = answers.find(getter, key)
@@ -168,5 +166,73 @@ export function computedGetter(get: Get, getSteps: GetSteps | undefined): Calcul
     answers.keep(getter, key, value)
     return value
   }
+  if (getSteps !== undefined) stepsForms.set(getter, getSteps)
   return getter
+}
+
+/**
+ * The work of one call of `getter` for `entity` in steps, its value returned at its end: undefined
+ * when the getter has no steps form, or declines one now (4D code running: the caller calls it at
+ * once).
+ */
+export function getterSteps(
+  getter: CalculatedFn | undefined,
+  entity: EntityView,
+): Generator<void, unknown, void> | undefined {
+  const steps = getter === undefined ? undefined : stepsForms.get(getter)
+  return steps?.call(entity, entity)
+}
+
+/** Whether `getter` has a steps form (a 4D project's getter). */
+export function hasGetterSteps(getter: CalculatedFn | undefined): boolean {
+  return getter !== undefined && stepsForms.has(getter)
+}
+
+/** What one getter call made ahead ended with: its value, or what it threw. */
+type Answer = { readonly value: unknown } | { readonly error: unknown }
+
+/**
+ * The values of getter calls made ahead of a reply (query/getters-ahead.ts: in steps, in the
+ * read's slices), by getter and entity key, which the reply's writing finds
+ * (`withAnswersAhead`) instead of calling the getters at once: what a getter threw is thrown
+ * there again, as its call would have. A call not made ahead (an entity not of the page, a
+ * getter without steps) is made at once.
+ */
+export class AnswersAhead {
+  readonly #byGetter = new Map<CalculatedFn, Map<unknown, Answer>>()
+
+  keep(getter: CalculatedFn, key: unknown, answer: Answer): void {
+    let answers = this.#byGetter.get(getter)
+    if (answers === undefined) this.#byGetter.set(getter, (answers = new Map()))
+    answers.set(key, answer)
+  }
+
+  /** Whether the call of `getter` for the entity of `key` has its answer kept. */
+  has(getter: CalculatedFn, key: unknown): boolean {
+    return this.#byGetter.get(getter)?.has(key) === true
+  }
+
+  /** The kept answer of `getter` for `entity`, else `get`'s, called at once. */
+  answer(getter: CalculatedFn, entity: EntityView, get: Get): unknown {
+    const kept = this.#byGetter.get(getter)?.get(entity.getKey())
+    if (kept === undefined) return get.call(entity, entity)
+    if ('error' in kept) throw kept.error
+    return kept.value
+  }
+}
+
+/** The answers the running code's getters find (`withAnswersAhead`), if any. */
+export function currentAnswersAhead(): AnswersAhead | undefined {
+  return ahead
+}
+
+/** Runs `fn` (a reply's writing) where the getters find `answers`' values. */
+export function withAnswersAhead<T>(answers: AnswersAhead, fn: () => T): T {
+  const outer = ahead
+  ahead = answers
+  try {
+    return fn()
+  } finally {
+    ahead = outer
+  }
 }

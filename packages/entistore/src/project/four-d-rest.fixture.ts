@@ -142,6 +142,10 @@ export function projectCopy(from: string, files: Readonly<Record<string, string>
   return dir
 }
 
+/** The 4D error codes of an `__ERROR` reply, in its order. */
+export const errCodes = (json: Record<string, any>): number[] =>
+  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
+
 /**
  * A heavy request, then a light one sent `turns` turns of the event loop later (`setImmediate`),
  * each reply, and the order they were answered in. A server that runs the heavy one in one piece

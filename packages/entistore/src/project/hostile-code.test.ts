@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  errCodes,
   HOSTILE,
   projectCopy,
   served,
@@ -28,9 +29,6 @@ function withLinkCycle(root: string): void {
   symlinkSync('.', join(loop, 'b'))
 }
 
-const errCodes = (json: Record<string, any>): number[] =>
-  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
-
 describe('a guest attacking a project’s 4D code', () => {
   let root: string
   let guest: Client
@@ -44,7 +42,31 @@ describe('a guest attacking a project’s 4D code', () => {
     other = serve.client()
     expect((await guest.post('$catalog/seed', [EMPLOYEES])).json.result).toBe(EMPLOYEES)
     expect((await guest.post('$catalog/seedTasks', [3])).json.result).toBe(3)
+    const assigned = await guest.post('Employee?$method=update', {
+      __KEY: '1',
+      task: { __KEY: '1' },
+    })
+    expect(assigned.status, JSON.stringify(assigned.json)).toBe(200)
   })
+
+  // A heavy read (a function's call when `path` starts with POST), and a read by key of another
+  // client sent once it started: the read by key is answered first (`Employee(key)`), the heavy
+  // read with 200 and what `check` expects.
+  async function answeredBesideRead(
+    path: string,
+    check: (json: Json) => boolean,
+    key: number,
+  ): Promise<void> {
+    const call = path.startsWith('POST ') ? path.slice(5) : undefined
+    const beside = await answeredBeside(
+      () => (call === undefined ? guest.get(path) : guest.post(call, [])),
+      () => other.get(`Employee(${key})`),
+    )
+    expect(beside.order).toEqual(['light', 'heavy'])
+    expect(beside.light.json.lastname).toBe(`Last${key}`)
+    expect(beside.heavy.status).toBe(200)
+    expect(check(beside.heavy.json as Json), JSON.stringify(beside.heavy.json)).toBe(true)
+  }
 
   // Each attack, what it is answered (the 4D error first, then where it happened: 9100).
   const ATTACKS: readonly [string, string, unknown[], number][] = [
@@ -112,17 +134,8 @@ describe('a guest attacking a project’s 4D code', () => {
     ],
     ['an aggregate', 'Employee?$compute=sum&$attributes=slow', (j: unknown) => j === GETTER_SUM],
   ] as const)
-    it(`answers a read by key beside ${what} whose getter loops at every row`, async () => {
-      const beside = await answeredBeside(
-        () => guest.get(path),
-        () => other.get('Employee(3)'),
-      )
-      const [read, one] = [beside.heavy, beside.light]
-      expect(beside.order).toEqual(['light', 'heavy'])
-      expect(one.json.lastname).toBe('Last3')
-      expect(read.status).toBe(200)
-      expect(check(read.json), JSON.stringify(read.json)).toBe(true)
-    })
+    it(`answers a read by key beside ${what} whose getter loops at every row`, () =>
+      answeredBesideRead(path, check, 3))
 
   // One getter call that runs long, for one row (the first task's): a read in slices goes into the
   // call (core's schema/getter-calls.ts), which stops inside its own loop, a slice at a time. Three
@@ -143,17 +156,8 @@ describe('a guest attacking a project’s 4D code', () => {
     ],
     ['an aggregate', 'Task?$compute=max&$attributes=heavy', (j: unknown) => j === 10_000_001],
   ] as const)
-    it(`answers a read by key beside ${what} whose getter loops long for one row`, async () => {
-      const beside = await answeredBeside(
-        () => guest.get(path),
-        () => other.get('Employee(3)'),
-      )
-      const [read, one] = [beside.heavy, beside.light]
-      expect(beside.order).toEqual(['light', 'heavy'])
-      expect(one.json.lastname).toBe('Last3')
-      expect(read.status).toBe(200)
-      expect(check(read.json as Json), JSON.stringify(read.json)).toBe(true)
-    })
+    it(`answers a read by key beside ${what} whose getter loops long for one row`, () =>
+      answeredBesideRead(path, check, 3))
 
   it('answers a getter that never ends for one row with 9410, serving the others meanwhile', async () => {
     const beside = await answeredBeside(
@@ -163,6 +167,60 @@ describe('a guest attacking a project’s 4D code', () => {
     expect(beside.order).toEqual(['light', 'heavy'])
     expect(beside.light.json.lastname).toBe('Last4')
     expect(errCodes(beside.heavy.json)[0]).toBe(9410)
+  })
+
+  // A reply's getters with steps are made ahead in the read's slices (core's getters-ahead.ts),
+  // not called at once as the reply is written: the first task's heavy getter, read by key, in a
+  // page or in the array form, stops inside its loop; the second's, which never ends, is ended
+  // by the budget, and its reply is the 9410 its call threw.
+  for (const [what, path, check] of [
+    [
+      'a read by key',
+      'Task(1)?$attributes=ID,heavy',
+      (j: Json) => j.ID === 1 && j.heavy === 10_000_001,
+    ],
+    [
+      'a page',
+      'Task?$attributes=heavy&$orderby=ID',
+      (j: Json) => j.__ENTITIES.map((e: Json) => e.heavy).join() === '10000001,2,3',
+    ],
+    [
+      'the array form',
+      'Task?$attributes=heavy&$orderby=ID&$asArray=true',
+      (j: Json) => j.map((e: Json) => e.heavy).join() === '10000001,2,3',
+    ],
+    // A function's result is written as a read of it, its getters made ahead first.
+    [
+      'a function that returns an entity',
+      'POST Task/firstTask',
+      (j: Json) => j.ID === 1 && j.heavy === 10_000_001,
+    ],
+    [
+      'a function that returns a selection',
+      'POST Task/orderedTasks?$attributes=heavy',
+      (j: Json) => j.__ENTITIES.map((e: Json) => e.heavy).join() === '10000001,2,3',
+    ],
+    // The first employee's task is the first task (set in beforeAll).
+    [
+      'a relation written out',
+      'Employee(1)?$expand=task',
+      (j: Json) => j.task.heavy === 10_000_001,
+    ],
+  ] as const)
+    it(`answers a read by key beside ${what} that writes a getter looping long`, () =>
+      answeredBesideRead(path, check, 6))
+
+  it('answers a read by key whose getter never ends with 9410, serving the others meanwhile', async () => {
+    const beside = await answeredBeside(
+      () => guest.get('Task(2)'),
+      () => other.get('Employee(8)'),
+    )
+    expect(beside.order).toEqual(['light', 'heavy'])
+    expect(beside.light.json.lastname).toBe('Last8')
+    expect(errCodes(beside.heavy.json)[0]).toBe(9410)
+    // Its other tasks' getters end: a page without the second one is whole.
+    const rest = await guest.get('Task?$filter="ID!=2"&$orderby=ID&$attributes=endless')
+    expect(rest.json.__ENTITIES.map((e: Json) => e.endless)).toEqual([1, 3])
   })
 
   // A function's code runs in slices (sliced-call.ts): a loop, endless or long, holds no one; nor
@@ -186,6 +244,26 @@ describe('a guest attacking a project’s 4D code', () => {
       const [ended, one] = [beside.heavy, beside.light]
       expect(beside.order).toEqual(['light', 'heavy'])
       expect(one.json.lastname).toBe('Last5')
+      expect(ended.status).toBe(answer.status)
+      if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
+      else expect(ended.json.result).toBe(answer.result)
+    })
+
+  // A function's code that reads a task's getter (`ds.Task.get($id).heavy`) goes into the
+  // getter's steps (4d's orda/attribute-steps.ts): the slices stop inside the getter's loop, and
+  // the read's value is the one its call returned.
+  for (const [fn, id, answer] of [
+    ['readHeavy', 1, { status: 200, result: 10_000_001 }],
+    ['readEndless', 2, { status: 422, code: 9410 }],
+  ] as const)
+    it(`answers a read by key beside a function reading a getter that loops (${fn})`, async () => {
+      const beside = await answeredBeside(
+        () => guest.post(`$catalog/${fn}`, [id]),
+        () => other.get('Employee(9)'),
+      )
+      const [ended, one] = [beside.heavy, beside.light]
+      expect(beside.order).toEqual(['light', 'heavy'])
+      expect(one.json.lastname).toBe('Last9')
       expect(ended.status).toBe(answer.status)
       if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
       else expect(ended.json.result).toBe(answer.result)

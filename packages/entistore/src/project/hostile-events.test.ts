@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  errCodes,
   HOSTILE_EVENTS,
   projectCopy,
   served,
@@ -15,9 +16,6 @@ import {
 } from './four-d-rest.fixture.js'
 
 const ITEMS = 50
-
-const errCodes = (json: Record<string, any>): number[] =>
-  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
 
 describe('a guest meeting a restrict and an event that loop', () => {
   let guest: Client

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  errCodes,
   projectCopy,
   served,
   type Client,
@@ -23,9 +24,6 @@ const HOSTILE_TRANSACTIONS = fileURLToPath(
 const ITEMS = 50
 // About 0.1 s of 4D code in slices: a score of turns.
 const LONG = 30_000_000
-
-const errCodes = (json: Record<string, any>): number[] =>
-  (json.__ERROR as { errCode: number }[]).map((e) => e.errCode)
 
 describe('a transaction whose saving event loops, beside another client', () => {
   let guest: Client

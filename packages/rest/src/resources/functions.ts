@@ -42,6 +42,7 @@ import {
 import { bodyParameters, resolveParameters } from '../call/arguments.js'
 import { checkArgumentCount, withTimeLimit } from '../call/call-limits.js'
 import { resultJson } from '../call/result.js'
+import { withResultAhead } from './result-ahead.js'
 import { parseProjection } from '../serialize/projection.js'
 import { shownNames } from '../serialize/entity.js'
 import { entityReply } from '../serialize/selection.js'
@@ -250,9 +251,10 @@ function call(
     onRestore: ctx.restoreSession,
     page,
   })
-  return isThenable(result)
-    ? withTimeLimit(fn, result, ctx.calls).then((value) => withPage(reply(ctx, value), page))
-    : withPage(reply(ctx, result), page)
+  // Its getters with steps made ahead first (result-ahead.ts), in slices of their own.
+  const answer = (value: unknown): Answer =>
+    withResultAhead(ctx, value, (v) => withPage(reply(ctx, v), page))
+  return isThenable(result) ? withTimeLimit(fn, result, ctx.calls).then(answer) : answer(result)
 }
 
 /** A POST's parameters: its body; `$params` when the body is empty. */

@@ -9,115 +9,26 @@
  * (each value is still written by JSON.stringify, so escaping is the engine's own).
  */
 import {
-  aliasTarget,
-  attributeNames,
   Entity,
   EntitySelection,
   isBinaryValue,
-  isShownAttribute,
   keyText,
-  type AliasAttributeDef,
   type AttributeDef,
+  type CalculatedFn,
   type DataClass,
   type DataClassDef,
-  type SchemaDef,
   type StoredValue,
 } from '@entistore/core'
-import { compileAttributes, storedForm, type CompiledAttributes } from './compiled-attributes.js'
+import { shapeOf, shapeOfClass, type Slot } from './entity-shape.js'
 import { computedValue, REFUSED } from './computed-value.js'
 import { prune, type Member, type Projection } from './projection.js'
 import { partsText, type Nested, type Part } from './reply-parts.js'
 import type { Uris } from './uris.js'
 
+export { isShown, shownNames, visibleAttributes } from './entity-shape.js'
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
-
-/**
- * Whether the REST interface shows `attr`: it is exposed and public, a relation leads to a
- * dataclass that is too (a relation to a hidden dataclass would leak it), and an alias reads only
- * what is shown (core's `isShownAttribute`, which filters and `$orderby` use as well).
- */
-export function isShown(schema: SchemaDef, attr: AttributeDef): boolean {
-  return isShownAttribute(schema, attr)
-}
-
-/** The names of the attributes a client may see: an unknown name's error suggests from them. */
-export const shownNames = (dc: DataClass): string[] =>
-  attributeNames(dc.datastore.schema, dc.def, true)
-
-/** The attributes a client may see, in model order. */
-export function visibleAttributes(schema: SchemaDef, dc: DataClassDef): AttributeDef[] {
-  return dc.attributes.filter((a) => isShown(schema, a))
-}
-
-/**
- * The attribute an alias path ends on (`employer.name` → Company's `name`), if it resolves to one
- * value: an alias through a to-many relation holds many.
- */
-function aliasEnd(
-  schema: SchemaDef,
-  dc: DataClassDef,
-  alias: AliasAttributeDef,
-): AttributeDef | undefined {
-  const target = aliasTarget((n) => schema.byName.get(n), dc, alias.path)
-  return target?.many === false ? target.attr : undefined
-}
-
-/** One visible attribute as it is written: its member name once in JSON (`,"name":`). */
-interface Slot {
-  readonly attr: AttributeDef
-  readonly member: string
-  /** A stored date-only value, or an alias that ends on one: written between `!!`. */
-  readonly dateOnly: boolean
-  /** A relation: left out of the `$asArray` form. */
-  readonly relation: boolean
-}
-
-/** What is written for every entity of a dataclass, worked out once per dataclass. */
-interface Shape {
-  /** `{"__entityModel":"Name","__DATACLASS":"Name",` */
-  readonly singleOpen: string
-  readonly slots: readonly Slot[]
-  /** Writes every slot, for a reader who may see them all (compiled-attributes.ts). */
-  readonly all: CompiledAttributes | undefined
-  /**
-   * Whether an entity's text depends on its own version alone: no computed attribute or alias
-   * (whose values other data, the clock or the caller decide) is shown.
-   */
-  readonly ownValues: boolean
-}
-
-const shapes = new WeakMap<DataClassDef, Shape>()
-function shapeOf(entity: Entity): Shape {
-  const dc = entity.dataClass.def
-  let shape = shapes.get(dc)
-  if (shape) return shape
-  const schema = entity.dataClass.datastore.schema
-  const name = JSON.stringify(dc.name)
-  const slots = visibleAttributes(schema, dc).map((attr): Slot => {
-    const end = attr.kind === 'alias' ? aliasEnd(schema, dc, attr) : attr
-    return {
-      attr,
-      member: `,${JSON.stringify(attr.name)}:`,
-      dateOnly: end?.kind === 'storage' && end.type === 'date' && end.dateOnly,
-      relation: attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities',
-    }
-  })
-  shape = {
-    singleOpen: `{"__entityModel":${name},"__DATACLASS":${name},`,
-    slots,
-    ownValues: slots.every(({ attr }) => attr.kind !== 'calculated' && attr.kind !== 'alias'),
-    all: compileAttributes(
-      slots.map(({ attr, member, dateOnly }) =>
-        attr.kind === 'storage'
-          ? { form: storedForm(attr.type, dateOnly), name: attr.name, member }
-          : { form: 'generic', member },
-      ),
-    ),
-  }
-  shapes.set(dc, shape)
-  return shape
-}
 
 const q = JSON.stringify as (text: string) => string
 
@@ -125,6 +36,14 @@ const q = JSON.stringify as (text: string) => string
 function jsonText(v: unknown): string {
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
   return JSON.stringify(v)
+}
+
+/** A relation a reply writes out (`EntityWriter.writtenOut`). */
+export interface WrittenOut {
+  readonly attr: AttributeDef
+  /** The dataclass it leads to. */
+  readonly target: DataClass
+  readonly member: Extract<Member, { kind: 'entity' | 'entities' }>
 }
 
 /** Whether a reply may show `attr` of `dc` to the session (permissions.ts). */
@@ -168,6 +87,41 @@ export class EntityWriter {
   single(entity: Entity, projection?: Projection): string {
     if (projection?.nested) return partsText(this.parts('single', entity, projection), this.expand)
     return this.#fill(shapeOf(entity).singleOpen, entity, projection)
+  }
+
+  /**
+   * The getters with steps (a 4D project's) of the computed attributes this writer writes of an
+   * entity of `dc` under `projection`, at its top level: what a reply makes ahead, in its read's
+   * slices (core's `gettersAhead`). Their relations' entities are written with getters called at
+   * once.
+   */
+  gettersWithSteps(dc: DataClass, projection?: Projection): CalculatedFn[] {
+    const stepped = shapeOfClass(dc).stepped
+    if (stepped.length === 0) return []
+    const getters: CalculatedFn[] = []
+    for (const { attr } of stepped) {
+      if (this.#shows !== undefined && !this.#shows(dc.def, attr)) continue
+      if (projection !== undefined && !projection.all && !projection.members.has(attr.name))
+        continue
+      if (attr.kind === 'calculated' && attr.compute !== undefined) getters.push(attr.compute)
+    }
+    return getters
+  }
+
+  /**
+   * The relations `parts` writes out of an entity of `dc` under `projection` (`$expand`, a path
+   * through a relation in `$attributes`), those the session may see: each with its member.
+   */
+  writtenOut(dc: DataClass, projection: Projection): WrittenOut[] {
+    const out: WrittenOut[] = []
+    for (const { attr } of shapeOfClass(dc).slots) {
+      const member = projection.members.get(attr.name)
+      if (member?.kind !== 'entity' && member?.kind !== 'entities') continue
+      if (attr.kind !== 'relatedEntity' && attr.kind !== 'relatedEntities') continue
+      if (this.#shows === undefined || this.#shows(dc.def, attr))
+        out.push({ attr, target: dc.datastore.dataClass(attr.target), member })
+    }
+    return out
   }
 
   /**

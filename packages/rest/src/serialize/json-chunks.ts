@@ -21,7 +21,7 @@
  * as that session, whoever asks for its pieces, so that `restrict` and the permissions of the code
  * it runs (a computed attribute) hold in its last piece as in its first.
  */
-import { actingNow, datastoreError, runActor, type Actor } from '@entistore/core'
+import { actingNow, datastoreError, runActor } from '@entistore/core'
 import {
   PartsSize,
   PartsText,
@@ -35,6 +35,9 @@ import { LOOP_CLOCK, type SliceClock } from '../slices/turns.js'
 
 /** The size a piece grows to before it is handed out, in UTF-16 code units. */
 export const CHUNK_CHARS = 64 * 1024
+
+/** Runs a piece of a reply's writing: as its actor, where the getters find their answers. */
+export type Around = <T>(write: () => T) => T
 
 /** One item's JSON text, its parts (`nested` replies), or undefined to leave it out. */
 export type ChunkItem = string | Iterator<Part> | undefined
@@ -74,7 +77,8 @@ export class JsonChunks implements Iterable<string> {
    * it out. It must read a snapshot: a piece may be asked for long after the reply was made.
    * `expand` writes the related entities of items given as parts; with it, the reply is `nested`.
    * `release` is called once the reply is done with what `render` reads (all written, cut short,
-   * or refused: `release()`).
+   * or refused: `release()`). `around` runs each piece of the writing (an item's, a part's): where
+   * the getters find their answers made ahead (getters-ahead.ts).
    */
   constructor(
     open: string,
@@ -83,27 +87,35 @@ export class JsonChunks implements Iterable<string> {
     close: string,
     expand?: Expand,
     release?: () => void,
+    around?: Around,
   ) {
     this.#open = open
     this.#count = count
     this.#close = close
     this.#release = release
     const actor = actingNow()
+    const asActor: Around | undefined = actor && ((write) => runActor(actor, write))
+    const within: Around | undefined =
+      around === undefined
+        ? asActor
+        : asActor === undefined
+          ? around
+          : (w) => asActor(() => around(w))
     this.#render =
-      actor === undefined
+      within === undefined
         ? render
         : (index) =>
-            asActor(
-              actor,
-              runActor(actor, () => render(index)),
+            inside(
+              within,
+              within(() => render(index)),
             )
     this.#expand =
-      actor === undefined || expand === undefined
+      within === undefined || expand === undefined
         ? expand
         : (nested) =>
-            asActor(
-              actor,
-              runActor(actor, () => expand(nested)),
+            inside(
+              within,
+              within(() => expand(nested)),
             )
   }
 
@@ -259,12 +271,12 @@ export class JsonChunks implements Iterable<string> {
 
 /**
  * `item` as it is written: a text at once, parts whose every step (where entities are read) runs
- * as `actor`.
+ * `within` (as the reply's actor, with the getters' answers made ahead).
  */
-function asActor<T extends string | Iterator<Part> | undefined>(actor: Actor, item: T): T {
+function inside<T extends string | Iterator<Part> | undefined>(within: Around, item: T): T {
   if (item === undefined || typeof item === 'string') return item
   const parts = item as Iterator<Part>
-  return { next: () => runActor(actor, () => parts.next()) } as T
+  return { next: () => within(() => parts.next()) } as T
 }
 
 /** ReplyTooLarge for a reply of `size` bytes (a number, or text such as "about 5000"). */

@@ -10,6 +10,7 @@ import type { Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
 import type { EntityTexts } from './entity-texts.js'
 import type { Projection } from './projection.js'
+import { answersAhead, around } from './getters-ahead.js'
 import { JsonChunks } from './json-chunks.js'
 import { Page } from './page.js'
 
@@ -24,6 +25,11 @@ const DELETED = '{"__STAMP":0}'
 /** The page, as it is now. */
 function snapshot(selection: EntitySelection, window: Window): Page {
   return new Page(selection, window.skip, window.top)
+}
+
+// The page's entities: whose getters' values a reply makes ahead (getters-ahead.ts).
+function* pageEntities(page: Page): Generator<Entity | null, void, undefined> {
+  for (let i = 0; i < page.length; i++) yield page.at(i)
 }
 
 /** A number as JSON.stringify writes it. */
@@ -59,6 +65,7 @@ export function selectionEnvelope(
     `],"__SENT":${page.length}}`,
     nested ? writer.expand : undefined,
     () => page.release(),
+    around(answersAhead(writer, dc, projection, () => pageEntities(page))),
   )
 }
 
@@ -82,6 +89,7 @@ export function selectionArray(
     ']',
     nested ? writer.expand : undefined,
     () => page.release(),
+    around(answersAhead(writer, selection.dataClass, projection, () => pageEntities(page))),
   )
 }
 
@@ -96,12 +104,14 @@ export function entityReply(
   projection: Projection | undefined,
   texts?: EntityTexts,
 ): string | Uint8Array | JsonChunks {
-  if (!projection?.nested) {
-    // The bytes kept of this version as this reader sees it (entity-texts.ts), when kept.
-    const view = texts && writer.viewOf(entity, projection)
-    return view === undefined
+  // The bytes kept of this version as this reader sees it (entity-texts.ts), when kept.
+  const view = !projection?.nested && texts ? writer.viewOf(entity, projection) : undefined
+  if (view !== undefined) return texts!.bytes(entity, () => writer.single(entity, projection), view)
+  const within = around(answersAhead(writer, entity.dataClass, projection, () => [entity]))
+  if (!projection?.nested)
+    return within === undefined
       ? writer.single(entity, projection)
-      : texts!.bytes(entity, () => writer.single(entity, projection), view)
-  }
-  return new JsonChunks('', 1, () => writer.parts('single', entity, projection), '', writer.expand)
+      : within(() => writer.single(entity, projection))
+  const parts = () => writer.parts('single', entity, projection)
+  return new JsonChunks('', 1, parts, '', writer.expand, undefined, within)
 }

@@ -2,11 +2,13 @@
  * @module `$method=delete`: by key (`POST /rest/Employee(22)?$method=delete`), by `$filter`
  * (every matching entity, in one transaction), or by a body of keys (`[{"__KEY": "200"}, …]`,
  * all-or-nothing with `$atomic`). Each answers `{"ok": true}`. Deleting a key that does not exist is
- * an error (1542, 404), never `ok`. A request that names no entity (no key, no filter, no body of
+ * an error (1542, 404), never `ok`. Entity events that may stop (4D code's) run in steps, in turns:
+ * one that loops holds no other client. A request that names no entity (no key, no filter, no body of
  * keys) is refused rather than read as "delete everything".
  */
 import {
   datastoreError,
+  dropAllSteps,
   dropInSteps,
   fail,
   parseCached,
@@ -15,8 +17,10 @@ import {
   transactionInSteps,
   workInTurns,
   writeInSteps,
+  writesMayStop,
   type DataClass,
   type Datastore,
+  type EntitySelection,
   type KeyValue,
   type Work,
 } from '@entistore/core'
@@ -65,8 +69,12 @@ export function deleteEntities(req: DeleteRequest): Answer {
       exposedOnly: true,
       ...(req.params ? { params: req.params } : {}),
     })
-    found.selection.dropOrFail()
-    return OK
+    // Without code that may stop, in one piece as before; else in turns (dropFound).
+    if (!writesMayStop(dc)) {
+      found.selection.dropOrFail()
+      return OK
+    }
+    return workInTurns(dropFound(req, found.selection), req.ds.clock)
   }
   return req.atomic ? dropAtomically(req, keys!) : workInTurns(dropEach(req, keys!), req.ds.clock)
 }
@@ -74,6 +82,16 @@ export function deleteEntities(req: DeleteRequest): Answer {
 function* dropOne(dc: DataClass, key: unknown): Work<Reply> {
   // Its `afterDrop` in steps too, once the drop has committed.
   yield* writeInSteps(yield* dropInSteps(dc, key))
+  return OK
+}
+
+/**
+ * The entities a `$filter` found, dropped in one transaction open across turns, the first refusal
+ * (or the budget's end, 9410) cancelling all: each one's `validateDrop` and `dropping` events in
+ * steps, its `afterDrop` in steps too once the transaction is validated (core's `dropAllSteps`).
+ */
+function* dropFound(req: DeleteRequest, selection: EntitySelection): Work<Reply> {
+  yield* transactionInSteps(req.ds, dropAllSteps(req.dc, selection))
   return OK
 }
 

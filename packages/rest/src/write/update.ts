@@ -19,7 +19,6 @@ import {
   committedVersion,
   datastoreError,
   fail,
-  finishWork,
   saveInSteps,
   writeInSteps,
   transactionInSteps,
@@ -120,21 +119,6 @@ function* saveItemSteps(req: UpdateRequest, item: WriteItem): Work<Entity> {
   return yield* writeInSteps(() => whole(req, write))
 }
 
-/** Saves one item in a transaction of its own: `save` (for good: `apply`) gives the outcome. */
-function saveOne<T>(
-  req: UpdateRequest,
-  raw: Record<string, unknown>,
-  index: number,
-  save: (req: UpdateRequest, item: WriteItem) => T,
-): Outcome<T> {
-  // The plain save, as work with no stop.
-  return finishWork(
-    itemSteps(req, raw, index, function* (item) {
-      return save(req, item)
-    }),
-  )
-}
-
 // The item read from its object, then `save`d: its outcome, a reported error as a refusal.
 function* itemSteps<T>(
   req: UpdateRequest,
@@ -162,36 +146,44 @@ class Refreshed {
  * `$method=update&$refresh=true` (Wakanda's `entity.recompute()`): one entity object, answered as
  * the save would leave it (computed attributes included) with the stamp the client holds (0 for a
  * new one), and nothing saved: the save runs in a transaction rolled back once the entity is
- * written. A refused save answers as `$method=update` would.
+ * written. A refused save answers as `$method=update` would. The save's events run in steps, in
+ * turns, when they may stop (in-transaction.ts): its transaction, open across them, is the
+ * request's own, and nothing of it is seen by another client.
  */
-export function refresh(req: UpdateRequest): Reply {
+export function refresh(req: UpdateRequest): Answer {
   if (Array.isArray(req.body))
     fail('BadRequestBody', ['$method=update&$refresh=true takes one entity object, not an array'])
   const [raw] = bodyObjects(req.body, '$method=update&$refresh=true takes an entity object')
-  const outcome = saveOne(req, raw!, 0, (r, item): string => {
-    // The stored version, read before the transaction: inside it, a read by key sees its write.
-    const stored = item.key === undefined ? null : r.dc.get(item.key)
-    try {
-      return r.ds.transaction(() => {
-        const entity = apply(r, item)
-        throw new Refreshed(r.writer.unsaved(entity, stored?.getStamp() ?? 0))
-      })
-    } catch (thrown) {
-      if (thrown instanceof Refreshed) return thrown.text
-      throw thrown
-    }
-  })
+  return inTransaction(req.dc, (acrossTurns) => refreshSteps(req, raw!, acrossTurns))
+}
+
+function* refreshSteps(
+  req: UpdateRequest,
+  raw: Record<string, unknown>,
+  acrossTurns: boolean,
+): Work<Reply> {
+  const outcome = yield* itemSteps(req, raw, 0, (item) => refreshedSteps(req, item, acrossTurns))
   if (outcome.ok) return { status: 200, body: outcome.saved }
   return { status: STATUS_BY_CATEGORY[outcome.error.category], body: refusal(req, outcome) }
 }
 
-// Uploads are looked up here, once the item's key is known: a refusal shows the entity as stored.
-function apply(req: UpdateRequest, item: WriteItem): Entity {
-  const { dc } = req
-  const values = withUploads(dc, item.values, req.uploads)
-  return item.key === undefined
-    ? dc.create(values)
-    : dc.update(item.key, values, { stamp: item.stamp })
+// The item saved, its events in steps, and written out, in a transaction then rolled back.
+function* refreshedSteps(req: UpdateRequest, item: WriteItem, acrossTurns: boolean): Work<string> {
+  // The stored version, read before the transaction: inside it, a read by key sees its write.
+  const stored = item.key === undefined ? null : req.dc.get(item.key)
+  // Uploads are looked up here, once the item's key is known: a refusal shows the entity as stored.
+  const values = withUploads(req.dc, item.values, req.uploads)
+  const check = item.key === undefined ? undefined : { stamp: item.stamp }
+  const written = function* (): Work<never> {
+    const entity = (yield* saveInSteps(req.dc, item.key, values, check))()
+    throw new Refreshed(req.writer.unsaved(entity, stored?.getStamp() ?? 0))
+  }
+  try {
+    return yield* transactionInSteps(req.ds, written(), acrossTurns)
+  } catch (thrown) {
+    if (thrown instanceof Refreshed) return thrown.text
+    throw thrown
+  }
 }
 
 /**

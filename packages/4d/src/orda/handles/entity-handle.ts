@@ -7,7 +7,7 @@
  * 4D object. An attribute computed by the class (`Function get`) that core does not compute runs
  * the class's code, after core has checked that the session may read the attribute.
  */
-import { Entity as CoreEntity, readAttribute } from '@entistore/core'
+import { Entity as CoreEntity, hasGetterSteps, readAttribute } from '@entistore/core'
 import type {
   AttributeDef,
   DataClass,
@@ -27,7 +27,7 @@ import {
   type MemberReader,
 } from '../../runtime/values/host.js'
 import type { Work } from '../../runtime/values/work.js'
-import { entityAsks, relationAhead, setAhead } from '../attribute-steps.js'
+import { entityAsks, getterAhead, relationAhead, setAhead } from '../attribute-steps.js'
 import { classNameOf, classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
@@ -149,10 +149,13 @@ export class EntityHandle extends OrdaHandle {
     )
   }
 
-  // In a call in slices (attribute-steps.ts): a relation's restrict made ahead of its read, the
-  // `touched` events of an assignment in steps.
-  [READ_STEPS](name: string): Work<void> | undefined {
-    return relationAhead(this.dataClass, name, (attr) => entityAsks(this.entity, this.draft, attr))
+  // In a call in slices (attribute-steps.ts): a relation's restrict made ahead of its read, a
+  // getter's call in steps (the read's value), the `touched` events of an assignment in steps.
+  [READ_STEPS](name: string): Work<unknown> | undefined {
+    return (
+      relationAhead(this.dataClass, name, (attr) => entityAsks(this.entity, this.draft, attr)) ??
+      getterAhead(this, name)
+    )
   }
 
   [SET_STEPS](name: string, value: unknown): Work<void> | undefined {
@@ -190,8 +193,13 @@ function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
         : attr.kind === 'relatedEntity'
           ? relationReader(def, attr)
           : otherReader(def, attr)
-    // A relation's read may have its dataclass's restrict made ahead (READ_STEPS).
-    if (attr.kind === 'relatedEntity' || attr.kind === 'relatedEntities')
+    // A relation's read may have its dataclass's restrict made ahead, a getter with steps its call
+    // made in steps (READ_STEPS).
+    if (
+      attr.kind === 'relatedEntity' ||
+      attr.kind === 'relatedEntities' ||
+      (attr.kind === 'calculated' && hasGetterSteps(attr.compute))
+    )
       reader = Object.assign(reader, { ahead: true as const })
     readers.set(attr, reader)
   }

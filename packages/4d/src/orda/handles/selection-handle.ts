@@ -108,7 +108,7 @@ export class SelectionHandle extends OrdaHandle {
 
   // In a call in slices (attribute-steps.ts): the restrict a projection through a relation asks
   // (when a member may lead somewhere), made ahead of it.
-  [READ_STEPS](name: string): Work<void> | undefined {
+  [READ_STEPS](name: string): Work<unknown> | undefined {
     return relationAhead(this.selection.dataClass, name, () => this.selection.length > 0)
   }
 

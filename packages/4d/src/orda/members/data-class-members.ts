@@ -8,6 +8,7 @@ import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
+import { queryAhead } from './reach-ahead.js'
 
 const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
   all: (self) => self.world.toFourD(self.dataClass.all()),
@@ -30,19 +31,25 @@ const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
 
 /**
  * A member that reads the dataclass, as steps: its restrict answered ahead in steps (core's
- * `restrictInSteps`), then the member, which finds that answer. A restrict that loops holds no
- * other client when a function's code reads in a REST call.
+ * `restrictInSteps`), and those `reaches` names (the dataclasses a query's text reaches through
+ * relations), then the member, which finds those answers. A restrict that loops holds no other
+ * client when a function's code reads in a REST call.
  */
-const readingSteps = (member: MemberImpl<DataClassHandle>): MemberSteps<DataClassHandle> =>
+const readingSteps = (
+  member: MemberImpl<DataClassHandle>,
+  reaches?: MemberSteps<DataClassHandle>,
+): MemberSteps<DataClassHandle> =>
   function* (self, args, rt) {
     yield* coreSteps(restrictInSteps(self.dataClass))
+    if (reaches !== undefined) yield* reaches(self, args, rt)
     return member(self, args, rt)
   }
 
-const READING = ['all', 'get', 'getCount', 'query'] as const
+const READING = ['all', 'get', 'getCount'] as const
 
 export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', MEMBERS, {
   ...Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
+  query: readingSteps(MEMBERS.query!, (self, args) => queryAhead(self.world, self.dataClass, args)),
   // The new entity's `Class constructor` in steps (core's `newInSteps`): one that loops holds no
   // other client.
   *new(self) {

@@ -16,10 +16,19 @@ import { constantValue } from '../../runtime/commands/constants.js'
 import { toText } from '../../runtime/convert/conversions.js'
 import { Collection } from '../../runtime/values/collection.js'
 import { EntityHandle } from '../handles/entity-handle.js'
-import { coreSteps, defineMembers, filterParam, textParam, type MemberImpl } from '../member-kit.js'
+import {
+  coreSteps,
+  defineMembers,
+  filterParam,
+  textParam,
+  type MemberImpl,
+  type MemberSteps,
+} from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
+import { orderAhead, pathsAhead, queryAhead } from './reach-ahead.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
+import type { Work } from '../../runtime/values/work.js'
 
 /** The attribute a path ends on (`employer.name` → Company's `name`), if the model has it. */
 function attributeAt(dc: DataClass, path: string): AttributeDef | undefined {
@@ -166,15 +175,53 @@ const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
   getRemoteContextAttributes: () => '',
 }
 
+/** A member as steps: `ahead` first (restricts answered ahead in steps), then the member. */
+const after = (
+  ahead: (self: SelectionHandle, args: unknown[]) => Work<void>,
+  name: string,
+): MemberSteps<SelectionHandle> =>
+  function* (self, args, rt) {
+    yield* ahead(self, args)
+    return MEMBERS[name]!(self, args, rt)
+  }
+
+const dataClassOf = (self: SelectionHandle): DataClass => self.selection.dataClass as DataClass
+
+// An aggregate's path reaches dataclasses through an alias (`employerName`), whose values read
+// the relation.
+const AGGREGATES = ['count', 'sum', 'average', 'min', 'max', 'distinct'] as const
+
 /**
- * `query()` as steps: the restrict of the selection's dataclass, which it narrows its result by,
- * answered ahead in steps (core's `restrictInSteps`), then the query, which finds that answer. A
- * restrict that loops holds no other client when a function's code narrows a selection in a
- * REST call.
+ * The members that read through relations, as steps: the restricts they ask answered ahead in
+ * steps (core's `restrictInSteps` and the `…ReachInSteps`), then the member, which finds those
+ * answers. `query()` narrows by the selection's dataclass's restrict and those its text reaches
+ * through relations (`employer.name = :1`); `orderBy()` reads those its paths reach, an aggregate
+ * those its alias reaches, `extract()` those its paths reach and the relations they end on. A
+ * restrict that loops holds no other client when a function's code reads so in a REST call.
  */
 export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', MEMBERS, {
-  *query(self, args, rt) {
-    yield* coreSteps(restrictInSteps(self.selection.dataClass as DataClass))
-    return MEMBERS.query!(self, args, rt)
-  },
+  query: after(function* (self, args) {
+    yield* coreSteps(restrictInSteps(dataClassOf(self)))
+    yield* queryAhead(self.world, dataClassOf(self), args)
+  }, 'query'),
+  orderBy: after(
+    (self, [criteria]) => orderAhead(self.world, dataClassOf(self), criteria),
+    'orderBy',
+  ),
+  ...Object.fromEntries(
+    AGGREGATES.map((name) => [
+      name,
+      after((self, [path]) => pathsAhead(dataClassOf(self), [path], false), name),
+    ]),
+  ),
+  // `extract(path; targetPath; …)` reads every other argument as a path.
+  extract: after(
+    (self, args) =>
+      pathsAhead(
+        dataClassOf(self),
+        typeof args[1] === 'string' ? args.filter((_, i) => i % 2 === 0) : [args[0]],
+        true,
+      ),
+    'extract',
+  ),
 })

@@ -4,7 +4,7 @@
  * answer its steps (ops/steps.ts) when it is 4D code with a generator or a collection function
  * written as steps (values/work.ts), or its value, called at once, when it is anything else;
  * `getAtSteps` and `setSteps` read and assign a member as `getAt` and `set` do, in steps when its
- * host has work to run there (an entity's relation, its `touched` events). They join the running
+ * host has work to run there (an entity's relation, a getter, its `touched` events). They join the running
  * context's prototype (runtime/index.ts).
  */
 import { raise } from '../errors/fourd-error.js'
@@ -36,14 +36,15 @@ function readAhead(site: Site, target: unknown, key: string): unknown {
   return LATER
 }
 
+// The host's work, then the read, unless the work's value is the read's (host.ts `READ_STEPS`).
 function* readAfter(
-  ahead: Generator<void, void, void>,
+  ahead: Generator<void, unknown, void>,
   site: Site,
   target: unknown,
   key: string,
 ): Generator<void, unknown, void> {
-  yield* ahead
-  return operators.getAt(site, target, key)
+  const value = yield* ahead
+  return value === MISS ? operators.getAt(site, target, key) : value
 }
 
 function stepsOf(rt: Runtime, fn: FourDFunction, self: unknown, args: unknown[]): unknown {
@@ -69,8 +70,8 @@ export const STEP_CALLS = {
 
   /**
    * `obj.name` read in a generator (at `site`): the read at once, or LATER when its host has work
-   * to run first (READ_STEPS: a relation's restrict made ahead), which `later()` gives, read and
-   * all (compile/emit/expressions.ts `stepping`).
+   * to run in steps (READ_STEPS: a relation's restrict made ahead, a getter's call), which
+   * `later()` gives, read and all (compile/emit/expressions.ts `stepping`).
    */
   getAtSteps(this: Runtime, site: Site, target: unknown, key: string): unknown {
     // Through the reader the site keeps when its reads have nothing to run first, as getAt reads

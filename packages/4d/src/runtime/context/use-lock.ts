@@ -12,8 +12,9 @@
  *   only is held by code that called this one (plain code runs to its end before any other code
  *   runs): that code goes ahead, as it did before the lock.
  * The lock is let go at `End use` (the compiled block's `finally`, which a throw and the budget's
- * 9410 run too). A generator dropped inside a `Use` without being closed lets it go once it is
- * collected.
+ * 9410 run too, and a close of the generator: core closes a read's work whose request is gone,
+ * and each driver between closes the generator it drives, down to the block's). A generator a
+ * driver drops inside a `Use` without closing it lets go only once it is collected.
  *
  * `Use` is also a write of shared state, told to core (`beginSharedWrite` …
  * `endSharedWrite`: outside-state.ts says why): while any `Use` is open, even between two steps of
@@ -46,8 +47,11 @@ export class Entered {
  */
 export type Held = SharedGroup | Entered | false
 
-// A generator closed goes through its `finally`; one dropped inside a `Use` without being closed
-// (a read's work a driver left) lets go of the lock once what it entered is collected.
+// A generator closed goes through its `finally`. One dropped inside a `Use` without being closed
+// lets go of the lock once what it entered is collected: a fallback, for the drivers of steps
+// close what they hold when they are closed (core's `runSteps` and query/row-steps.ts `rowsAlone`,
+// ProjectRunner.stepsOf, orda/attribute-steps.ts `rest`); a driver that did not would otherwise
+// leave the group locked until the process ends.
 const dropped = new FinalizationRegistry<Opened>((opened) => {
   if (!opened.open) return
   opened.open = false

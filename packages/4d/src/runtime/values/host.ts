@@ -19,9 +19,11 @@ export const GET_INDEX: unique symbol = Symbol.for('@entistore/4d:getIndex') as 
  */
 export const MEMBER_READER: unique symbol = Symbol.for('@entistore/4d:memberReader') as never
 /**
- * `obj[READ_STEPS](name)`: in a call in slices, the work in steps to run before 4D's `obj.name`
- * is read (an entity's relation to a dataclass whose restrict runs in steps: its answer made
- * ahead), or undefined when the read needs none. The read then runs as anywhere else.
+ * `obj[READ_STEPS](name)`: in a call in slices, 4D's `obj.name` as work in steps, or undefined when
+ * the read needs none (it then runs at once). The work's value is the member's (an entity's
+ * computed attribute whose getter has steps: the getter's call), or MISS when the read is still
+ * to make after it, as anywhere else (an entity's relation to a dataclass whose restrict runs in
+ * steps: its answer made ahead).
  */
 export const READ_STEPS: unique symbol = Symbol.for('@entistore/4d:readSteps') as never
 /**
@@ -29,7 +31,7 @@ export const READ_STEPS: unique symbol = Symbol.for('@entistore/4d:readSteps') a
  * entity's `touched` events), or undefined when it has none: the assignment then runs at once.
  */
 export const SET_STEPS: unique symbol = Symbol.for('@entistore/4d:setSteps') as never
-/** What a member reader answers for an object it does not read. */
+/** What a member reader answers for an object it does not read (and READ_STEPS' work for a read to make). */
 export const MISS: unique symbol = Symbol.for('@entistore/4d:miss') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
 export const TO_JSON: unique symbol = Symbol.for('@entistore/4d:toJSON') as never
@@ -57,7 +59,7 @@ export interface ReaderHost {
 
 /** An object whose reads or assignments of members run in steps in a call in slices. */
 export interface StepsHost {
-  [READ_STEPS]?(name: string): Generator<void, void, void> | undefined
+  [READ_STEPS]?(name: string): Generator<void, unknown, void> | undefined
   [SET_STEPS]?(name: string, value: unknown): Generator<void, void, void> | undefined
 }
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { gaugeStore } from './gauge.fixture.js'
+import { driven } from './steps.fixture.js'
 
 // The saving event refuses the label 'refused', and marks every other label it saves; its steps
 // do the same after three stops.
@@ -49,16 +50,6 @@ function gauges() {
     { ID: 2, label: 'two', level: 13 },
   ])
   return ds.dataClass('Gauge')
-}
-
-/** Runs `work` to its end, counting its stops. */
-function driven<T>(work: Generator<unknown, T, void>): { value: T; stops: number } {
-  let stops = 0
-  for (;;) {
-    const r = work.next()
-    if (r.done === true) return { value: r.value, stops }
-    stops++
-  }
 }
 
 describe('a draft saved in steps', () => {

@@ -99,7 +99,9 @@ export interface Stepped {
 
 /**
  * The restrict run in steps, each step where its own reads are not narrowed and what it reads is
- * noted; undefined when it has no steps after all (its code is not 4D's).
+ * noted; undefined when it has no steps after all (its code is not 4D's). Closed before its end
+ * (its read dropped: `SliceScope.cancel`), it closes the restrict's steps where they stopped, so
+ * that their `finally` blocks run at once (a 4D `Use` block they are inside lets go of its lock).
  */
 export function* runSteps(
   dc: RestrictedClass,
@@ -113,30 +115,35 @@ export function* runSteps(
   let shared = -1
   let own = 0
   let moved = false
-  for (;;) {
-    // State it read changed while it waited for its next slice: a mix of two states.
-    if (g !== undefined && (!sharedStateAt(shared) || own !== sessionStateVersion(session)))
-      moved = true
-    running.add(dc)
-    let ran: { value: unknown; reads: Reads; version: number }
-    try {
-      ran = readsOf(() => refusedAsClosed(() => (g ??= steps.call(dc, context))?.next()))
-    } finally {
-      running.delete(dc)
-    }
-    reads |= ran.reads
-    shared = ran.version
-    own = sessionStateVersion(session)
-    const r = ran.value as IteratorResult<unknown, unknown> | typeof CLOSED | undefined
-    if (r === undefined) return undefined
-    if (r === CLOSED || r.done === true) {
-      const value = r === CLOSED ? CLOSED : r.value
-      return {
-        answer: answerOf(dc, value, version, reads, shared, session),
-        moved: moved && (reads & (SHARED_READ | SESSION_READ)) !== 0,
+  try {
+    for (;;) {
+      // State it read changed while it waited for its next slice: a mix of two states.
+      if (g !== undefined && (!sharedStateAt(shared) || own !== sessionStateVersion(session)))
+        moved = true
+      running.add(dc)
+      let ran: { value: unknown; reads: Reads; version: number }
+      try {
+        ran = readsOf(() => refusedAsClosed(() => (g ??= steps.call(dc, context))?.next()))
+      } finally {
+        running.delete(dc)
       }
+      reads |= ran.reads
+      shared = ran.version
+      own = sessionStateVersion(session)
+      const r = ran.value as IteratorResult<unknown, unknown> | typeof CLOSED | undefined
+      if (r === undefined) return undefined
+      if (r === CLOSED || r.done === true) {
+        const value = r === CLOSED ? CLOSED : r.value
+        return {
+          answer: answerOf(dc, value, version, reads, shared, session),
+          moved: moved && (reads & (SHARED_READ | SESSION_READ)) !== 0,
+        }
+      }
+      yield
     }
-    yield
+  } finally {
+    // A no-op once the steps ended or threw: this closes only steps left at a stop.
+    g?.return(undefined)
   }
 }
 

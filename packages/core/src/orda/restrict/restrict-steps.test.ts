@@ -140,6 +140,37 @@ describe('a restrict in steps', () => {
     expect(counts.stepRuns).toBe(2)
   })
 
+  // A 4D restrict stopped inside a `Use` block holds its lock until its `finally` runs.
+  it('closes its steps where they stopped when the read is dropped between two of them', () => {
+    const seen = { steps: 0, closed: 0 }
+    const restrict = function (this: { all(): unknown }) {
+      return this.all()
+    }
+    restrict.steps = function* (this: { all(): unknown }) {
+      try {
+        for (;;) {
+          seen.steps++
+          yield
+        }
+      } finally {
+        seen.closed++
+      }
+    }
+    const ds = createDatastore(model, {
+      data: { Doc: DOCS },
+      functions: { dataClasses: { Doc: { restrict: restrict as never } } },
+    })
+    const scope = ds.sliceScope(() => true)
+    const session = ds.sessions.open()
+    expect(() => ds.actAs(session, () => scope.run(() => ds.dataClass('Doc').all()))).toThrow(
+      expect.objectContaining({ name: 'QuerySuspended' }),
+    )
+    expect(scope.drive()).toBe(false)
+    expect(seen).toEqual({ steps: 2, closed: 0 })
+    scope.close()
+    expect(seen).toEqual({ steps: 2, closed: 1 })
+  })
+
   it('is the plain function outside a read in slices', () => {
     const { ds, counts } = docs(3)
     const session = ds.sessions.open()

@@ -9,6 +9,7 @@ import type { ModelJson } from '../../schema/model-json.js'
 import { createDatastore } from '../objects/datastore.js'
 import { defineFunctions } from '../objects/define-functions.js'
 import { dropInSteps, newInSteps, saveInSteps } from '../objects/data-class-steps.js'
+import { driven } from '../objects/steps.fixture.js'
 import { writeInSteps } from './after-commit.js'
 
 const model: ModelJson = {
@@ -77,16 +78,6 @@ function orchard(failing = false) {
 }
 
 const name = (self: Self): string => String(self.get('species'))
-
-/** Runs `work` to its end: its value, and how many times it stopped. */
-function driven<T>(work: Generator<unknown, T, void>): { value: T; stops: number } {
-  let stops = 0
-  for (;;) {
-    const r = work.next()
-    if (r.done === true) return { value: r.value, stops }
-    stops++
-  }
-}
 
 describe('entity events in steps', () => {
   it('runs a create’s constructor and touched events in steps, as the plain create runs them', () => {

@@ -10,6 +10,7 @@ import type { ModelJson } from '../../schema/model-json.js'
 import { createDatastore } from '../objects/datastore.js'
 import { defineFunctions } from '../objects/define-functions.js'
 import { saveInSteps } from '../objects/data-class-steps.js'
+import { driven } from '../objects/steps.fixture.js'
 import { transactionSteps } from './transaction-steps.js'
 
 const model: ModelJson = {
@@ -50,16 +51,6 @@ function gauges() {
   })
   const ds = createDatastore(model, { functions, data: { Gauge: [{ ID: 1, level: 1 }] } })
   return { ds, gauge: ds.dataClass('Gauge'), seen }
-}
-
-/** Runs `work` to its end, counting its stops. */
-function driven<T>(work: Work<T>): { value: T; stops: number } {
-  let stops = 0
-  for (;;) {
-    const r = work.next()
-    if (r.done === true) return { value: r.value, stops }
-    stops++
-  }
 }
 
 function* twoSaves(gauge: ReturnType<typeof gauges>['gauge']): Work<number> {

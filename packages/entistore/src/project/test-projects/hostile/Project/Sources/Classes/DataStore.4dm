@@ -28,6 +28,13 @@ exposed Function seedTasks($count : Integer) : Integer
 	End for
 	return ds.Task.all().length
 
+// A task's getter that loops long (the first's), or never ends (the second's), read by 4D code.
+exposed Function readHeavy($id : Integer) : Integer
+	return ds.Task.get($id).heavy
+
+exposed Function readEndless($id : Integer) : Integer
+	return ds.Task.get($id).endless
+
 // A function that calls itself with no end.
 exposed Function down($depth : Integer) : Integer
 	return This.down($depth+1)

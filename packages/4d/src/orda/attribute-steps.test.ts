@@ -1,0 +1,149 @@
+/**
+ * A read of a computed attribute by 4D code running in steps (issue 78): when the getter has
+ * steps (a project's), the read is its call in steps, which the reading code's generator goes
+ * into (attribute-steps.ts `getterAhead`), so that a getter that loops stops inside its loop; the
+ * read's value is the one that call returned, the getter called once.
+ */
+import {
+  createDatastore,
+  DatastoreError,
+  getterSteps,
+  type Datastore,
+  type Entity,
+  type RolesJson,
+} from '@entistore/core'
+import { describe, expect, it } from 'vitest'
+import { compileProject } from '../project/compile-project.js'
+import { projectFunctions } from '../project/project-functions.js'
+
+const PASSES = 1_000_000
+
+// `heavy` loops, and counts its calls in Storage; the others read it as 4D code does.
+const TASK = `Class extends Entity
+
+Function get heavy() : Integer
+\tvar $i; $n : Integer
+\tUse (Storage)
+\t\tStorage.calls:=Num(Storage.calls)+1
+\tEnd use
+\tFor ($i; 1; ${PASSES})
+\t\t$n:=$n+($i%3)
+\tEnd for
+\treturn $n+This.ID
+
+Function get outer() : Integer
+\treturn This.heavy+1
+
+Function get fetched() : Integer
+\treturn ds.Task.get(This.ID).heavy+2
+
+Function get indexed() : Integer
+\treturn This["heavy"]+3
+`
+
+const DATASTORE = `Class extends DataStoreImplementation
+
+Function calls() : Integer
+\treturn Num(Storage.calls)
+`
+
+function tasks(roles?: RolesJson): Datastore {
+  const project = compileProject(
+    [
+      { path: 'Sources/Classes/TaskEntity.4dm', kind: 'class', text: TASK },
+      { path: 'Sources/Classes/DataStore.4dm', kind: 'class', text: DATASTORE },
+    ],
+    { dataClasses: ['Task'] },
+  )
+  const computed = new Set(['heavy', 'outer', 'fetched', 'indexed'].map((a) => `Task.${a}`))
+  return createDatastore(
+    {
+      dataClasses: [
+        {
+          name: 'Task',
+          attributes: [
+            { name: 'ID', kind: 'storage', type: 'long', primKey: true, autosequence: true },
+            { name: 'heavy', kind: 'calculated', type: 'long' },
+            { name: 'outer', kind: 'calculated', type: 'long' },
+            { name: 'fetched', kind: 'calculated', type: 'long' },
+            { name: 'indexed', kind: 'calculated', type: 'long' },
+          ],
+        },
+      ],
+    },
+    {
+      functions: projectFunctions(project, { dataClasses: new Set(['Task']), computed }),
+      data: { Task: [{ ID: 1 }] },
+      ...(roles === undefined ? {} : { roles }),
+    },
+  ) as unknown as Datastore
+}
+
+// The heavy getter's value for task 1: the sum of i%3 for i in 1..PASSES, plus the ID.
+const HEAVY = (() => {
+  let n = 0
+  for (let i = 1; i <= PASSES; i++) n += i % 3
+  return n + 1
+})()
+
+/** `name` of `entity` read by its getter's call in steps, driven a step at a time. */
+function inSteps(entity: Entity, name: string): { value: unknown; steps: number } {
+  const attr = entity.dataClass.def.attributesByName.get(name)!
+  if (attr.kind !== 'calculated') throw new Error(`${name} is no computed attribute`)
+  const work = getterSteps(attr.compute, entity)!
+  let steps = 0
+  for (;;) {
+    const r = work.next()
+    if (r.done === true) return { value: r.value, steps }
+    steps++
+  }
+}
+
+describe('a getter read by 4D code running in steps', () => {
+  for (const [how, name, plus] of [
+    ['This.heavy', 'outer', 1],
+    ['ds.Task.get(This.ID).heavy', 'fetched', 2],
+  ] as const)
+    it(`goes into the getter's steps (${how}): stops inside its loop, its value kept`, () => {
+      const ds = tasks()
+      const task = ds.dataClass('Task').get(1)!
+      const { value, steps } = inSteps(task, name)
+      expect(value).toBe(HEAVY + plus)
+      // A stop every 4,096 passes of the loop: the reading code stopped inside it, where a read
+      // run whole would have ended in one step.
+      expect(steps).toBeGreaterThan(PASSES / 4_096 - 10)
+      // The getter ran once: its value is the read's, not asked again.
+      expect(ds.call('calls')).toBe(1)
+      // As a read in one piece answers.
+      expect(task.get(name)).toBe(HEAVY + plus)
+      expect(ds.call('calls')).toBe(2)
+    })
+
+  it('asks the session first: a read it may not make is refused, the getter not called', () => {
+    const ds = tasks({
+      privileges: [{ privilege: 'planner' }],
+      roles: [],
+      permissions: {
+        allowed: [{ applyTo: 'Task.heavy', type: 'attribute', read: ['planner'] }],
+      },
+    })
+    const task = ds.dataClass('Task').get(1)!
+    let error: unknown
+    try {
+      ds.actAs(ds.sessions.openGuest(), () => inSteps(task, 'outer'))
+    } catch (e) {
+      error = e
+    }
+    expect(DatastoreError.is(error) && error.category).toBe('forbidden')
+    expect(ds.call('calls')).toBe(0)
+  })
+
+  // Not a member read (compile/emit/expressions.ts emits `rt.get`): the getter runs at once.
+  it('runs a read by index in one piece, inside the reading step', () => {
+    const ds = tasks()
+    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'indexed')
+    expect(value).toBe(HEAVY + 3)
+    expect(steps).toBe(0)
+    expect(ds.call('calls')).toBe(1)
+  })
+})
