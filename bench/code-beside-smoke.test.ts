@@ -28,9 +28,9 @@ describe('npm run bench -- --suite=code-beside', () => {
     })
   }, 120_000)
 
-  it('answers the GETs of every phase, none failed', () => {
-    const phases = [r.getAlone, r.getBeside, ...r.each.map((e) => e.gets)]
-    expect(phases).toHaveLength(2 + heavyCode().length)
+  it('answers the GETs of every phase, raw node:http’s too, none failed', () => {
+    const phases = [r.getAlone, r.getBeside, r.rawAlone, r.rawBeside, ...r.each.map((e) => e.gets)]
+    expect(phases).toHaveLength(4 + heavyCode().length)
     for (const s of phases) {
       expect(s.error).toBeUndefined()
       expect(s.failed).toBe(0)

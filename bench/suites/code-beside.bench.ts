@@ -12,6 +12,11 @@
  * Goals (the contention suite's, issue 47): GET p99 ≤ 10 ms and slowest ≤ 50 ms beside the code;
  * each heavy call answered (a call the budget ends, 9410, is a failure of the bench, not of the
  * goal: the data is sized so that each ends well within it).
+ *
+ * Beside them, the floor of this machine: a raw node:http server (child/raw-server.mjs, answering
+ * the same Group's bytes) probed the same way at the same time, in a process of its own. What the
+ * heavy clients cost its GETs (two cores shared by the server, the clients and the probers) is
+ * the machine's; what entistore's GETs lose past it is the serving thread's.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -26,7 +31,7 @@ import {
   type HeavyRead,
   type HeavyRun,
 } from './contention.bench.ts'
-import { CLI } from './http.bench.ts'
+import { CLI, rawAnswering } from './http.bench.ts'
 import { during, heapFlagFor, SHORT, type ProbeTarget, type Stall } from './scale.bench.ts'
 
 export interface CodeBesideOptions {
@@ -94,6 +99,9 @@ export interface CodeBesideResult {
   readonly getAlone: Stall
   readonly codeAlone: HeavyRun
   readonly getBeside: Stall
+  /** Raw node:http's GETs, alone and beside the same clients (the machine's floor). */
+  readonly rawAlone: Stall
+  readonly rawBeside: Stall
   readonly codeBeside: HeavyRun
   /** The GETs beside 4 clients running one kind of code only, in HEAVY_CODE's order. */
   readonly each: readonly { readonly gets: Stall; readonly code: HeavyRun }[]
@@ -119,38 +127,51 @@ export async function runCodeBesideSuite(o: CodeBesideOptions): Promise<CodeBesi
           const r = await timedGet(origin + h.path(n, Math.random), false, h.body)
           if (r.status !== 200) throw new Error(`${h.id}: ${r.status} ${r.body.slice(0, 160)}`)
         }
-        const getAlone = await during(get, () => sleep(o.seconds * 500))
-        const before = await heavyLoad(origin, n, o.seconds / 2, 1, HEAVY_CODE)
-        let codeBeside: HeavyRun | undefined
-        const getBeside = await during(
-          get,
-          async () => void (codeBeside = await heavyLoad(origin, n, o.seconds, 2, HEAVY_CODE)),
-          { leadMs: 0 },
-        )
-        const after = await heavyLoad(origin, n, o.seconds / 2, 3, HEAVY_CODE)
-        // Each kind alone beside the GETs: which one holds them, when the mix does.
-        const each: CodeBesideResult['each'][number][] = []
-        for (const h of HEAVY_CODE) {
-          let code: HeavyRun | undefined
-          const gets = await during(
-            get,
-            async () => void (code = await heavyLoad(origin, n, o.seconds / 2, 4, [h])),
-            { leadMs: 0 },
-          )
-          each.push({ gets, code: code! })
+        // The floor: raw node:http answering the bytes of Group(1) to every GET.
+        const raw = await rawAnswering(`${origin}/rest/Group(1)`, join(dir, 'raw-group.json'))
+        try {
+          const rawGet: ProbeTarget = { ...get, origin: raw.origin }
+          const [getAlone, rawAlone] = await Promise.all([
+            during(get, () => sleep(o.seconds * 500)),
+            during(rawGet, () => sleep(o.seconds * 500)),
+          ])
+          const before = await heavyLoad(origin, n, o.seconds / 2, 1, HEAVY_CODE)
+          // One load, probed on both servers at once.
+          const load = heavyLoad(origin, n, o.seconds, 2, HEAVY_CODE)
+          const [getBeside, rawBeside] = await Promise.all([
+            during(get, () => load.then(() => undefined), { leadMs: 0 }),
+            during(rawGet, () => load.then(() => undefined), { leadMs: 0 }),
+          ])
+          const codeBeside = await load
+          const after = await heavyLoad(origin, n, o.seconds / 2, 3, HEAVY_CODE)
+          // Each kind alone beside the GETs: which one holds them, when the mix does.
+          const each: CodeBesideResult['each'][number][] = []
+          for (const h of HEAVY_CODE) {
+            let code: HeavyRun | undefined
+            const gets = await during(
+              get,
+              async () => void (code = await heavyLoad(origin, n, o.seconds / 2, 4, [h])),
+              { leadMs: 0 },
+            )
+            each.push({ gets, code: code! })
+          }
+          const result: CodeBesideResult = {
+            rows: n,
+            load: [load0, loadavg()[0]!],
+            startMs,
+            getAlone,
+            codeAlone: heavyRun([before, after]),
+            getBeside,
+            rawAlone,
+            rawBeside,
+            codeBeside,
+            each,
+          }
+          printCodeBeside(result)
+          return result
+        } finally {
+          await raw.child.stop()
         }
-        const result: CodeBesideResult = {
-          rows: n,
-          load: [load0, loadavg()[0]!],
-          startMs,
-          getAlone,
-          codeAlone: heavyRun([before, after]),
-          getBeside,
-          codeBeside: codeBeside!,
-          each,
-        }
-        printCodeBeside(result)
-        return result
       },
     )
   } finally {
@@ -186,11 +207,13 @@ export function printCodeBeside(r: CodeBesideResult): void {
       ['GETs of a Group by key', 'median ms', 'p99 ms', 'slowest ms', 'GETs', 'goal'],
       [
         ['alone', ...lat(r.getAlone), ''],
+        ['raw node:http, alone', ...lat(r.rawAlone), 'the floor'],
         [
           'beside 4 clients running the code',
           ...lat(r.getBeside),
           `p99 ≤ ${GOAL.p99Ms}, slowest ≤ ${GOAL.maxMs}: ${codeBesideOk(r) ? 'PASS' : 'MISS'}`,
         ],
+        ['raw node:http, beside the same clients', ...lat(r.rawBeside), 'the floor'],
         ...HEAVY_CODE.map((h, i) => {
           const { gets, code } = r.each[i]!
           return [

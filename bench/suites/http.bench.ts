@@ -83,6 +83,25 @@ export const serveArgs = (
 ]
 
 export const ORIGIN = /https?:\/\/[^\s/]+/
+
+/**
+ * A raw node:http server answering every request with the body `url` answers now (kept in
+ * `file`): a server's own reply, so that both send as many bytes.
+ */
+export async function rawAnswering(
+  url: string,
+  file: string,
+): Promise<{ readonly child: Child; readonly origin: string; readonly body: string }> {
+  const body = await (await fetch(url)).text()
+  writeFileSync(file, body)
+  const raw = await startNode(
+    'raw node:http',
+    [CHILD('raw-server.mjs'), file, file],
+    /^raw node:http at /,
+    10_000,
+  )
+  return { child: raw.child, origin: ORIGIN.exec(raw.line)![0], body }
+}
 /** A start-up slower than this is not repeated: one sample says enough, and time is short. */
 const REPEAT_BELOW_MS = 10_000
 

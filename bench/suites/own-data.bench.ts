@@ -9,7 +9,7 @@
  * Nothing here knows the model: every figure is drawn from what the files hold, so that what a user
  * reads is what their own rows cost.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Core } from '../engine.ts'
 import { compareLoad, type LoadOptions } from '../http-load.ts'
@@ -18,7 +18,7 @@ import { prng } from '../data.ts'
 import { startNode } from '../processes.ts'
 import { count, perOp, ratio, table } from '../report.ts'
 import { heapMb, timeCases, type Case, type TimingOptions } from '../timing.ts'
-import { CHILD, ORIGIN, loadTable, serveArgs } from './http.bench.ts'
+import { ORIGIN, loadTable, rawAnswering, serveArgs } from './http.bench.ts'
 
 export interface OwnDataOptions {
   readonly model: string
@@ -195,25 +195,19 @@ async function ownHttp(
   const origin = ORIGIN.exec(serve.line)![0]
   try {
     // Raw node:http answers one of the server's own replies, so both send as many bytes.
-    const body = await (await fetch(origin + path(prng(3)))).text()
     mkdirSync(CACHE_DIR, { recursive: true })
-    const file = join(CACHE_DIR, 'own-entity.json')
-    writeFileSync(file, body)
-    const raw = await startNode(
-      'raw node:http',
-      [CHILD('raw-server.mjs'), file, file],
-      /^raw node:http at /,
-      10_000,
-    )
+    const raw = await rawAnswering(origin + path(prng(3)), join(CACHE_DIR, 'own-entity.json'))
     try {
       const results = await compareLoad(
         [
-          { label: 'raw node:http, fixed body', origin: ORIGIN.exec(raw.line)![0], path },
+          { label: 'raw node:http, fixed body', origin: raw.origin, path },
           { label: 'entistore serve', origin, path },
         ],
         o.load,
       )
-      console.log(`\n### Over HTTP: GET /rest/${dc.name}(key), ${count(body.length)} B a reply\n`)
+      console.log(
+        `\n### Over HTTP: GET /rest/${dc.name}(key), ${count(raw.body.length)} B a reply\n`,
+      )
       console.log(loadTable(results, {}))
     } finally {
       await raw.child.stop()
