@@ -382,7 +382,7 @@ export {
   hasGetterSteps,
   getterSteps,
 } from './query/getters-ahead.js'
-export type { AnswersAhead, GetterCall } from './query/getters-ahead.js'
+export type { AnswersAhead, GetterAnswer, GetterCall } from './query/getters-ahead.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
 export {

@@ -27,6 +27,7 @@ import { currentScope, sliceable, type Work } from './slices.js'
 import { workInTurns } from './work-in-turns.js'
 
 export { AnswersAhead, currentAnswersAhead, getterSteps, hasGetterSteps, withAnswersAhead }
+export type { GetterAnswer } from '../schema/getter-calls.js'
 
 /** One getter call a reply will make: the entity, and its computed attribute's getter. */
 export type GetterCall = readonly [entity: EntityView, getter: CalculatedFn]

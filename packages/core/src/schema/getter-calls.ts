@@ -189,7 +189,7 @@ export function hasGetterSteps(getter: CalculatedFn | undefined): boolean {
 }
 
 /** What one getter call made ahead ended with: its value, or what it threw. */
-type Answer = { readonly value: unknown } | { readonly error: unknown }
+export type GetterAnswer = { readonly value: unknown } | { readonly error: unknown }
 
 /**
  * The values of getter calls made ahead of a reply (query/getters-ahead.ts: in steps, in the
@@ -199,9 +199,10 @@ type Answer = { readonly value: unknown } | { readonly error: unknown }
  * getter without steps) is made at once.
  */
 export class AnswersAhead {
-  readonly #byGetter = new Map<CalculatedFn, Map<unknown, Answer>>()
+  readonly #byGetter = new Map<CalculatedFn, Map<unknown, GetterAnswer>>()
 
-  keep(getter: CalculatedFn, key: unknown, answer: Answer): void {
+  /** Keeps what the call of `getter` for the entity of `key` ended with. */
+  keep(getter: CalculatedFn, key: unknown, answer: GetterAnswer): void {
     let answers = this.#byGetter.get(getter)
     if (answers === undefined) this.#byGetter.set(getter, (answers = new Map()))
     answers.set(key, answer)
@@ -212,8 +213,12 @@ export class AnswersAhead {
     return this.#byGetter.get(getter)?.has(key) === true
   }
 
-  /** The kept answer of `getter` for `entity`, else `get`'s, called at once. */
-  answer(getter: CalculatedFn, entity: EntityView, get: Get): unknown {
+  /** The kept answer of `getter` for `entity`, else `get`'s (its plain form), called at once. */
+  answer(
+    getter: CalculatedFn,
+    entity: EntityView,
+    get: (this: EntityView, entity: EntityView) => unknown,
+  ): unknown {
     const kept = this.#byGetter.get(getter)?.get(entity.getKey())
     if (kept === undefined) return get.call(entity, entity)
     if ('error' in kept) throw kept.error
