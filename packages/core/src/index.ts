@@ -371,6 +371,7 @@ export {
   MAX_RESTARTS,
   sliceable,
   drivingScope,
+  currentScope,
 } from './query/slices.js'
 export type { Work, Parked, ChangedRows } from './query/slices.js'
 // A reply's getters with steps made ahead in its read's slices (the writing finds their values).
@@ -381,8 +382,9 @@ export {
   withAnswersAhead,
   hasGetterSteps,
   getterSteps,
+  AnswersAhead,
 } from './query/getters-ahead.js'
-export type { AnswersAhead, GetterAnswer, GetterCall } from './query/getters-ahead.js'
+export type { GetterAnswer, GetterCall } from './query/getters-ahead.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
 export {

@@ -39,6 +39,9 @@ Function get fetched() : Integer
 
 Function get indexed() : Integer
 \treturn This["heavy"]+3
+
+Function get listed() : Text
+\treturn JSON Stringify(ds.Task.all().orderBy("ID desc").heavy)
 `
 
 const DATASTORE = `Class extends DataStoreImplementation
@@ -55,7 +58,9 @@ function tasks(roles?: RolesJson): Datastore {
     ],
     { dataClasses: ['Task'] },
   )
-  const computed = new Set(['heavy', 'outer', 'fetched', 'indexed'].map((a) => `Task.${a}`))
+  const computed = new Set(
+    ['heavy', 'outer', 'fetched', 'indexed', 'listed'].map((a) => `Task.${a}`),
+  )
   return createDatastore(
     {
       dataClasses: [
@@ -67,13 +72,14 @@ function tasks(roles?: RolesJson): Datastore {
             { name: 'outer', kind: 'calculated', type: 'long' },
             { name: 'fetched', kind: 'calculated', type: 'long' },
             { name: 'indexed', kind: 'calculated', type: 'long' },
+            { name: 'listed', kind: 'calculated', type: 'string' },
           ],
         },
       ],
     },
     {
       functions: projectFunctions(project, { dataClasses: new Set(['Task']), computed }),
-      data: { Task: [{ ID: 1 }] },
+      data: { Task: [{ ID: 1 }, { ID: 2 }, { ID: 3 }] },
       ...(roles === undefined ? {} : { roles }),
     },
   ) as unknown as Datastore
@@ -85,6 +91,9 @@ const HEAVY = (() => {
   for (let i = 1; i <= PASSES; i++) n += i % 3
   return n + 1
 })()
+
+// A stop every 4,096 passes of a loop: code read in one piece ends in one step.
+const STOPS = PASSES / 4_096 - 10
 
 /** `name` of `entity` read by its getter's call in steps, driven a step at a time. */
 function inSteps(entity: Entity, name: string): { value: unknown; steps: number } {
@@ -109,9 +118,8 @@ describe('a getter read by 4D code running in steps', () => {
       const task = ds.dataClass('Task').get(1)!
       const { value, steps } = inSteps(task, name)
       expect(value).toBe(HEAVY + plus)
-      // A stop every 4,096 passes of the loop: the reading code stopped inside it, where a read
-      // run whole would have ended in one step.
-      expect(steps).toBeGreaterThan(PASSES / 4_096 - 10)
+      // The reading code stopped inside the getter's loop.
+      expect(steps).toBeGreaterThan(STOPS)
       // The getter ran once: its value is the read's, not asked again.
       expect(ds.call('calls')).toBe(1)
       // As a read in one piece answers.
@@ -119,31 +127,47 @@ describe('a getter read by 4D code running in steps', () => {
       expect(ds.call('calls')).toBe(2)
     })
 
-  it('asks the session first: a read it may not make is refused, the getter not called', () => {
-    const ds = tasks({
-      privileges: [{ privilege: 'planner' }],
-      roles: [],
-      permissions: {
-        allowed: [{ applyTo: 'Task.heavy', type: 'attribute', read: ['planner'] }],
-      },
+  for (const name of ['outer', 'indexed', 'listed'])
+    it(`asks the session first (${name}): a read refused calls no getter`, () => {
+      const ds = tasks({
+        privileges: [{ privilege: 'planner' }],
+        roles: [],
+        permissions: {
+          allowed: [{ applyTo: 'Task.heavy', type: 'attribute', read: ['planner'] }],
+        },
+      })
+      const task = ds.dataClass('Task').get(1)!
+      let error: unknown
+      try {
+        ds.actAs(ds.sessions.openGuest(), () => inSteps(task, name))
+      } catch (e) {
+        error = e
+      }
+      expect(DatastoreError.is(error) && error.category).toBe('forbidden')
+      expect(ds.call('calls')).toBe(0)
     })
-    const task = ds.dataClass('Task').get(1)!
-    let error: unknown
-    try {
-      ds.actAs(ds.sessions.openGuest(), () => inSteps(task, 'outer'))
-    } catch (e) {
-      error = e
-    }
-    expect(DatastoreError.is(error) && error.category).toBe('forbidden')
-    expect(ds.call('calls')).toBe(0)
-  })
 
-  // Not a member read (compile/emit/expressions.ts emits `rt.get`): the getter runs at once.
-  it('runs a read by index in one piece, inside the reading step', () => {
+  // A read by a literal text key is the member read it names (compile/emit/expressions.ts).
+  it('goes into the getter\'s steps by a literal text key (This["heavy"])', () => {
     const ds = tasks()
     const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'indexed')
     expect(value).toBe(HEAVY + 3)
-    expect(steps).toBe(0)
+    expect(steps).toBeGreaterThan(STOPS)
     expect(ds.call('calls')).toBe(1)
+  })
+
+  // Through a selection (attribute-steps.ts `gettersOfSelection`): each member's call in steps.
+  it("goes into each member's getter through a selection ($sel.heavy)", () => {
+    const ds = tasks()
+    const task = ds.dataClass('Task').get(1)!
+    const { value, steps } = inSteps(task, 'listed')
+    // The collection the plain read gives, in the selection's order.
+    const plain = JSON.stringify([HEAVY + 2, HEAVY + 1, HEAVY])
+    expect(value).toBe(plain)
+    expect(steps).toBeGreaterThan(3 * STOPS)
+    // Once for each member.
+    expect(ds.call('calls')).toBe(3)
+    expect(task.get('listed')).toBe(plain)
+    expect(ds.call('calls')).toBe(6)
   })
 })

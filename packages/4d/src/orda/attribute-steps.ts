@@ -4,19 +4,22 @@
  * through a relation has the related dataclass's restrict answered ahead in steps (core's
  * `restrictInSteps`, the answer the read then finds: core's one decision of what is seen), a read
  * of a computed attribute whose getter has steps (a project's) is the getter's call in steps
- * (core's `getterSteps`), an assignment runs its `touched` events in steps (core's `setSteps`). A
- * restrict, a getter or an event that loops then holds no other client. What asks nothing of them
- * runs at once, as anywhere else.
+ * (core's `getterSteps`; through a selection, each member's), an assignment runs its `touched`
+ * events in steps (core's `setSteps`). A restrict, a getter or an event that loops then holds no
+ * other client. What asks nothing of them runs at once, as anywhere else.
  */
 import {
+  AnswersAhead,
   currentActor,
   Entity,
   getterSteps,
   hasGetterSteps,
   restrictInSteps,
+  withAnswersAhead,
   type AttributeDef,
   type DataClass,
   type EntityDraft,
+  type EntitySelection,
   type Work as CoreWork,
 } from '@entistore/core'
 import { MISS } from '../runtime/values/host.js'
@@ -94,23 +97,79 @@ export const getterStepsAsked = (): boolean => asking
  */
 export function getterAhead(entity: Read, name: string): Work<unknown> | undefined {
   const draft = entity.draft
-  const attr = (draft ?? entity.entity!).dataClass.def.attributesByName.get(name)
-  if (attr === undefined || attr.kind !== 'calculated' || !hasGetterSteps(attr.compute))
-    return undefined
+  const attr = computedWithSteps((draft ?? entity.entity!).dataClass, name)
+  if (attr === undefined) return undefined
   // What core's read computes it on: the saved version (a draft's `get` reads its base's).
   const saved = draft === null ? entity.entity : (draft.base as Entity | null)
   if (saved === null || (draft !== null && name in draft.changes)) return undefined
-  let work: CoreWork<unknown> | undefined
+  const work = callSteps(attr, saved)
+  return work === undefined ? undefined : getterValue(work, attr, entity.world)
+}
+
+/**
+ * `selection.name` in steps when `name` is a computed attribute whose getter has steps: each live
+ * member's getter call in steps, in the selection's order (the reading code's generator going
+ * into each), then `read()`, the plain read of `selection.name`, which finds their values (core's
+ * `withAnswersAhead`) rather than calling the getters again: the same collection, built by the
+ * same code. Undefined for any other attribute, or an empty selection.
+ */
+export function gettersOfSelection(
+  selection: EntitySelection,
+  name: string,
+  read: () => unknown,
+): Work<unknown> | undefined {
+  const attr = computedWithSteps(selection.dataClass, name)
+  if (attr === undefined || selection.length === 0) return undefined
+  return projecting(selection, attr, read)
+}
+
+function* projecting(
+  selection: EntitySelection,
+  attr: Computed,
+  read: () => unknown,
+): Work<unknown> {
+  const answers = new AnswersAhead()
+  for (const entity of selection as Iterable<Entity>) {
+    const work = callSteps(attr, entity)
+    if (work !== undefined)
+      answers.keep(attr.compute!, entity.getKey(), { value: yield* ran(work) })
+  }
+  return withAnswersAhead(answers, read)
+}
+
+type Computed = AttributeDef & { readonly kind: 'calculated' }
+
+// Attribute `name` of `dc` when it is a computed attribute whose getter has steps.
+function computedWithSteps(dc: DataClass, name: string): Computed | undefined {
+  const attr = dc.def.attributesByName.get(name)
+  return attr !== undefined && attr.kind === 'calculated' && hasGetterSteps(attr.compute)
+    ? attr
+    : undefined
+}
+
+/**
+ * The call of `attr`'s getter for `saved` in steps (core's `getterSteps`), the session's
+ * permission asked first, as core's read asks it.
+ */
+function callSteps(attr: Computed, saved: Entity): CoreWork<unknown> | undefined {
   asking = true
   try {
     currentActor(saved.dataClass.datastore)?.needRead(saved.dataClass.def, attr)
-    work = getterSteps(attr.compute, saved)
+    return getterSteps(attr.compute, saved)
   } catch (e) {
     throw fromCoreError(e)
   } finally {
     asking = false
   }
-  return work === undefined ? undefined : getterValue(work, attr, entity.world)
+}
+
+// A getter's call in steps run, its value as core's getter returned it.
+function* ran(work: CoreWork<unknown>): Work<unknown> {
+  try {
+    return yield* coreSteps(work)
+  } catch (e) {
+    throw fromCoreError(e)
+  }
 }
 
 // The value of a getter's call in steps, as core's read gives it (null for none) in 4D.
@@ -119,13 +178,7 @@ function* getterValue(
   attr: AttributeDef,
   world: Read['world'],
 ): Work<unknown> {
-  let value: unknown
-  try {
-    value = yield* coreSteps(work)
-  } catch (e) {
-    throw fromCoreError(e)
-  }
-  return world.attributeToFourD(attr, value ?? null)
+  return world.attributeToFourD(attr, (yield* ran(work)) ?? null)
 }
 
 /** An entity as an assignment of 4D code reaches it (handles/entity-handle.ts). */

@@ -5,11 +5,12 @@
  * the request's time budget (core's query budget, which the REST interface sets for each request,
  * or `budgetMs` for a call made outside one). The code a request runs shares one running context,
  * as a request's code shares one process in 4D (its process variables, its singletons, `Last
- * errors`): the context is kept while the same request (its budget), actor (its session) and
- * datastore run code, so that a getter read for each of 100k entities does not make 100k contexts; a call made
- * outside any request has one of its own. Every piece of a
- * project's code that core calls (a class function, a computed attribute's getter, an entity
- * event, a restrict) is run by `run`, so they all see the same state and are all bounded alike.
+ * errors`): the context is kept while the same request (a read's slice scope across its slices,
+ * else its budget), actor (its session) and datastore run code, so that a getter read for each of
+ * 100k entities does not make 100k contexts; a call made outside any request has one of its own.
+ * Every piece of a project's code that core calls (a class function, a computed attribute's
+ * getter, an entity event, a restrict) is run by `run`, so they all see the same state and are all
+ * bounded alike.
  * A 4D error leaves as 4D's error stack: the error, then where it happened (the function, its file
  * and line), as the REST interface answers it.
  */
@@ -17,6 +18,7 @@ import {
   actingNow,
   currentBudget,
   currentCall,
+  currentScope,
   datastoreError,
   systemClock,
   type Datastore,
@@ -93,7 +95,10 @@ interface Running {
 
 // The running context of the request that ran code last (its budget), and its RunContext a class.
 interface Kept {
-  readonly budget: object
+  /** The request: its read's slice scope (its slices' budgets differ), else its budget. */
+  readonly request: object
+  /** The budget its context now counts against (a later slice of the read brings its own). */
+  budget: CodeBudget
   readonly running: Running
   readonly actor: object | undefined
   readonly rt: Runtime
@@ -319,15 +324,21 @@ export class ProjectRunner {
       // Who acts: the request's actor, the same for each piece of its reply (rest's json-chunks
       // runs each in a frame of its own, whose Session object is new: the actor is not).
       const actor = actingNow()
+      // A read in slices is one request across its slices, each with a budget of its own: the
+      // getters it calls in a later slice (its reply's, made ahead) share its process variables.
+      const request = currentScope() ?? budget
       let kept = this.#kept
       if (
         kept === undefined ||
-        kept.budget !== budget ||
+        kept.request !== request ||
         kept.running !== running ||
         kept.actor !== actor
       ) {
         const rt = this.#runtime(running, budget)
-        this.#kept = kept = { budget, running, actor, rt, contexts: new Map() }
+        this.#kept = kept = { request, budget, running, actor, rt, contexts: new Map() }
+      } else if (kept.budget !== budget) {
+        kept.rt.useBudget(budget)
+        kept.budget = budget
       }
       const found = kept.contexts.get(c.name)
       if (found !== undefined) cx = found

@@ -58,6 +58,8 @@ export interface ServeOptions {
   readonly allowExec?: readonly string[]
   /** The REST handler's query budget. @default 50 */
   readonly queryBudgetMs?: number
+  /** The REST handler's slices of reads (0: a slice a step). @default 5 */
+  readonly sliceMs?: number
   /** The bounds of its 4D code (`--code-limits`). */
   readonly codeLimits?: Partial<CodeLimits>
 }
@@ -94,7 +96,10 @@ export async function served(
     onNote: (n) => options.notes?.push(n),
   })
   const fetch = toFetchHandler(
-    createRestHandler(ds, { queryBudgetMs: options.queryBudgetMs ?? 50 }),
+    createRestHandler(ds, {
+      queryBudgetMs: options.queryBudgetMs ?? 50,
+      ...(options.sliceMs === undefined ? {} : { sliceMs: options.sliceMs }),
+    }),
   )
   const client = (): Client => {
     let cookie = ''

@@ -90,7 +90,7 @@ export function expr(ctx: EmitContext, node: ExprNode): Emitted {
     case 'Member':
       return memberRead(ctx, objectOf(ctx, node.object, node.name), quote(node.name))
     case 'Index':
-      return emitted(`rt.get(${expr(ctx, node.object).code}, ${expr(ctx, node.index).code})`)
+      return indexRead(ctx, node.object, node.index)
     case 'CharAt':
       return emitted(
         `rt.charAt(${expr(ctx, node.text).code}, ${expr(ctx, node.index).code})`,
@@ -176,6 +176,18 @@ function indirectParam(ctx: EmitContext, index: Emitted): Emitted {
     .map((slot, i) => (slot === undefined ? '' : `${t} === ${i + 1} ? v${slot.id} : `))
     .join('')
   return emitted(`(${n}, ${named}ag[${t} - 1])`)
+}
+
+/**
+ * `object[key]`: `rt.get`; in a generator, by a literal text key, the member read it is (`get` and
+ * `getAt` read a text key alike), so that `$e["heavy"]` goes into work its host has to run first
+ * as `$e.heavy` does (a getter's call, a relation's restrict).
+ */
+function indexRead(ctx: EmitContext, object: ExprNode, key: ExprNode): Emitted {
+  const target = expr(ctx, object).code
+  if (ctx.yields && key.kind === 'Text' && !ctx.analysis.invalid.has(key))
+    return memberRead(ctx, target, quote(key.value))
+  return emitted(`rt.get(${target}, ${expr(ctx, key).code})`)
 }
 
 /**

@@ -10,7 +10,7 @@ import { FOR_EACH, type ForEachItems } from '../../runtime/context/iterate.js'
 import { raise } from '../../runtime/errors/fourd-error.js'
 import { GET_INDEX, READ_STEPS, TO_JSON } from '../../runtime/values/host.js'
 import type { Work } from '../../runtime/values/work.js'
-import { relationAhead } from '../attribute-steps.js'
+import { gettersOfSelection, relationAhead } from '../attribute-steps.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
 import { EntityHandle } from './entity-handle.js'
 import { classNameOf, NONE, OrdaHandle, type Found } from './handle.js'
@@ -107,9 +107,14 @@ export class SelectionHandle extends OrdaHandle {
   }
 
   // In a call in slices (attribute-steps.ts): the restrict a projection through a relation asks
-  // (when a member may lead somewhere), made ahead of it.
+  // (when a member may lead somewhere), made ahead of it; a computed attribute's getter calls in
+  // steps, then the projection, which finds their values.
   [READ_STEPS](name: string): Work<unknown> | undefined {
-    return relationAhead(this.selection.dataClass, name, () => this.selection.length > 0)
+    const selection = this.selection
+    return (
+      relationAhead(selection.dataClass, name, () => selection.length > 0) ??
+      gettersOfSelection(selection, name, () => this.attribute(name))
+    )
   }
 
   [TO_JSON](): unknown {
