@@ -28,11 +28,12 @@ function qpBytes(text: string, underscoreIsSpace: boolean): Uint8Array {
 
 /**
  * `bytes` in `charset`. ISO-8859-1 is read as itself, one byte a code point: TextDecoder reads
- * that label as windows-1252 (the WHATWG rule), whose 0x80–0x9F are other characters.
+ * that label as windows-1252 (the WHATWG rule), whose 0x80–0x9F are other characters. A leading
+ * U+FEFF is text the writer was given, not a byte order mark: TextDecoder would drop it.
  */
 function decode(bytes: Uint8Array, charset: string): string {
   if (/^(iso-8859-1|latin1|iso_8859-1)$/i.test(charset)) return String.fromCharCode(...bytes)
-  return new TextDecoder(charset).decode(bytes)
+  return new TextDecoder(charset, { ignoreBOM: true }).decode(bytes)
 }
 
 /** The text of a field: encoded words decoded, the space between two of them dropped. */

@@ -227,6 +227,27 @@ describe('what the writer writes is read back as it was given', () => {
     )
   })
 
+  it('keeps a leading U+FEFF in a name, a subject and a body (a character, not a byte order mark)', () => {
+    for (const [h, b] of [
+      [UTF8_QP, UTF8_QP],
+      [UTF8_B64, UTF8_B64],
+    ] as const) {
+      const read = parseMime(
+        writeMime(
+          mail({
+            subject: '\ufeffS',
+            from: [{ name: '\ufeff', email: 'a@b.org' }],
+            textBody: '\ufeffT',
+          }),
+          options(h, b),
+        ),
+      )
+      expect(decodeWords(read.headers.get('subject')!)).toBe('\ufeffS')
+      expect(parseAddress(read.headers.get('from')!)).toEqual({ name: '\ufeff', email: 'a@b.org' })
+      expect(textOf(read.parts[0] ?? read)).toBe('\ufeffT')
+    }
+  })
+
   it('any Latin-1 subject and body in mail mode ISO88591', () => {
     const latin = fc.string({
       unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)),
