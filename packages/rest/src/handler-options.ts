@@ -125,7 +125,10 @@ export interface RestHandlerOptions extends AuthOptions {
    * is a slice (tests count them); Infinity: reads run to their end in one piece. @default 5
    */
   readonly sliceMs?: number
-  /** Runs the next slice of a read in slices (tests decide when). @default setImmediate */
+  /**
+   * Runs the next slice of a read in slices (tests decide when). @default a place in core's
+   * `sliceLine`, one slice of any work in slices a turn of the event loop
+   */
   readonly nextTurn?: NextTurn
   /**
    * The deadline that the slices of one turn of the event loop share: a read's (`sliceMs`), a

@@ -1,8 +1,9 @@
 /**
  * A call in slices counts the time of its slices against its request's budget, not the turns it
  * waits between them (issue 78): a call beside busy clients must not be stopped sooner than alone.
+ * Calls at once wait in core's line of slices: one slice of any of them a turn of the event loop.
  */
-import { currentBudget, withQueryBudget, type Clock } from '@entistore/core'
+import { currentBudget, sliceLine, withQueryBudget, type Clock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/context/runtime.js'
 import type { CodeBudget } from '../runtime/context/budget.js'
@@ -53,5 +54,45 @@ describe('a call in slices', () => {
     for (let i = 1; i < left.length; i++) expect(left[i]).toBeLessThanOrEqual(left[i - 1]!)
     // Each slice's budget for the 4D code (its `ticks`) is the one core's work sees.
     expect(given.at(-1)!.deadline - given.at(-1)!.clock.now()).toBeLessThan(200)
+  })
+
+  it('waits in core’s line: two calls at once run one slice a turn between them', async () => {
+    // A clock 1 ms later at each reading, and a slice of 5 ms: a step or two a slice.
+    let t = 0
+    const clock: Clock = { now: () => ++t }
+    const rt = { run: <T>(fn: () => T): T => fn(), useBudget: () => undefined }
+    function* code(): Generator<void, number, void> {
+      for (let i = 0; i < 12; i++) yield
+      return 12
+    }
+    const started = (): SlicedCall => {
+      const call = {
+        rt: rt as unknown as Runtime,
+        g: code(),
+        clock,
+        budget: undefined,
+        own: 0,
+        left: 0,
+        deadline: Infinity,
+      }
+      expect(slice(call).done).toBe(false)
+      return call
+    }
+    const calls = [started(), started()].map((call) =>
+      slicesLeft(
+        call,
+        (fn) => fn(),
+        (v) => v,
+        (e) => e,
+      ),
+    )
+    expect(sliceLine.waiting).toBe(2)
+    for (let i = 0; i < 3; i++) {
+      const before = sliceLine.ran
+      // This test's immediate, queued after the line's turn, runs in the same turn.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      expect(sliceLine.ran - before).toBe(1)
+    }
+    expect(await Promise.all(calls)).toEqual([12, 12])
   })
 })

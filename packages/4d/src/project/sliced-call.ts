@@ -3,18 +3,18 @@
  * of its own: a long call, or one that never ends, holds no other client. Its code is the
  * function's generator (compile/emit/context.ts `steps`), which stops at its budget's checks
  * (every 4,096 loop passes and calls); a slice runs it for SLICE_MS on the datastore's clock, the
- * first at once (most calls end in it, answered with no Promise), the others one a turn of the
- * event loop (`setImmediate`, after the turn's I/O: a read by key that came in meanwhile is
- * answered between two slices).
+ * first at once (most calls end in it, answered with no Promise), the others in core's line of
+ * slices (`sliceLine`: one slice of any work a turn of the event loop, after the turn's I/O, so a
+ * read by key that came in meanwhile is answered between two slices, however many calls run).
  *
  * What the code's context is made of is set again around each slice: the running context (its
  * variables, `Last errors`), the project's bounds, the request's budget, the levels of calls the
  * code holds (ops/call-depth.ts: taken out while it waits, so that another request does not count
  * them). Core's own (the caller's session and view, its privileges promoted, its process and
- * transaction) follow the slices by themselves: they are the async context's, which `setImmediate`
- * keeps (core's access/async-scope.ts).
+ * transaction) follow the slices by themselves: they are the async context's, which the line keeps
+ * for each slice (core's access/async-scope.ts).
  */
-import { withQueryBudget, type Clock, type QueryBudget } from '@entistore/core'
+import { sliceLine, withQueryBudget, type Clock, type QueryBudget } from '@entistore/core'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { callDepth, setCallDepth } from '../runtime/ops/call-depth.js'
 
@@ -91,13 +91,13 @@ export function slicesLeft(
         const budget = budgetLeft(call)
         if (budget !== undefined) call.rt.useBudget(budget)
         const r = withQueryBudget(budget, () => within(() => slice(call)))
-        if (!r.done) return void setImmediate(next)
+        if (!r.done) return void sliceLine.later(next)
         resolve(withQueryBudget(budget, () => within(() => end(r.value))))
       } catch (error) {
         reject(failed(error))
       }
     }
-    setImmediate(next)
+    sliceLine.later(next)
   })
 }
 

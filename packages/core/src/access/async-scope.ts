@@ -24,7 +24,10 @@ interface Storage<T> {
   getStore(): T | undefined
 }
 
-type StorageClass = new <T>() => Storage<T>
+type StorageClass = (new <T>() => Storage<T>) & {
+  /** A function that runs its argument in the async context current when it was made. */
+  snapshot?: () => <R>(fn: () => R) => R
+}
 
 // Node, Deno and Bun give `process.getBuiltinModule`; elsewhere (a browser) there is none.
 const AsyncLocalStorage = (
@@ -68,4 +71,13 @@ export function asyncScope<T>(): AsyncScope<T> {
       }
     },
   }
+}
+
+/**
+ * Runs a function later in the async context current now (every scope's value as it is here),
+ * whoever calls it: what a queue shared by many callers needs, since the turn that runs a job is
+ * scheduled by whichever caller came first. Without AsyncLocalStorage, the function as it is.
+ */
+export function contextNow(): <R>(fn: () => R) => R {
+  return AsyncLocalStorage?.snapshot?.() ?? ((fn) => fn())
 }

@@ -1,18 +1,19 @@
 /**
  * @module Work that runs in slices on its own: its first slice now, then one a turn of the event
- * loop (`setImmediate`, which runs after the turn's I/O: a read by key that came in meanwhile is
- * answered between two slices). What a save whose entity events run in steps is (the REST
+ * loop in the process's line (slice-line.ts: after the turn's I/O, one slice of any work a turn,
+ * so a read by key that came in meanwhile is answered between two slices). What a save whose entity events run in steps is (the REST
  * interface's `$method=update`, writes.ts `saveSteps`): a write cannot be run again from the
  * start as a read in slices is (slices.ts), so its work keeps its place and goes on.
  *
  * Each slice runs under what the last one left of the budget current when the work began: the
  * turns it waits for are not its time, as a read's are not. The async context (the caller's view,
- * its promoted privileges, its process and transaction: access/async-scope.ts) is the one
- * `setImmediate` keeps, the caller's.
+ * its promoted privileges, its process and transaction: access/async-scope.ts) is the one the
+ * line keeps for each slice, the caller's.
  */
 import type { Clock } from '../clock/clock.js'
 import { fail } from '../errors/datastore-error.js'
 import { currentBudget, withBudget } from './budget.js'
+import { sliceLine } from './slice-line.js'
 import type { Work } from './slices.js'
 
 /** The time a slice runs, on the clock given (the reads' slices run 5 ms too). */
@@ -55,12 +56,12 @@ export function workInTurns<T>(
         )
         if (r.done === true) return resolve(r.value)
         parkedRefused(work, r.value)
-        setImmediate(next)
+        sliceLine.later(next)
       } catch (error) {
         reject(error)
       }
     }
-    setImmediate(next)
+    sliceLine.later(next)
   })
 }
 

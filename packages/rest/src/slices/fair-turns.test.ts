@@ -3,6 +3,7 @@
  * takes its job out of its client's line until it settles. Turns are run by the test and counted.
  */
 import { describe, expect, it } from 'vitest'
+import { workInTurns } from '@entistore/core'
 import { FairTurns, type Slice } from './fair-turns.js'
 import { flush, settled } from './manual-turns.fixture.js'
 
@@ -122,5 +123,34 @@ describe('FairTurns with parked jobs', () => {
     expect(String(failure)).toBe('Error: worker crashed')
     expect(b.done).toBe(true)
     expect(fair.waiting + fair.parked).toBe(0)
+  })
+})
+
+describe('FairTurns in the process’s line', () => {
+  it('takes its turns in core’s line: beside a work in turns, one slice of either a turn', async () => {
+    const turns = new FairTurns()
+    const log: string[] = []
+    const reads = turns.run('ann', job('read', log, [false, false, false, true]), 1)
+    let t = 0
+    const work = workInTurns(
+      (function* () {
+        for (let i = 0; i < 4; i++) {
+          log.push('work')
+          yield
+        }
+        return 'saved'
+      })(),
+      { now: () => ++t },
+      1,
+    )
+    expect(log).toEqual(['work'])
+    for (let i = 0; i < 4; i++) {
+      const before = log.length
+      // This test's immediate, queued after the line's turn, runs in the same turn.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      expect(log.length - before).toBe(1)
+    }
+    await Promise.all([reads, work])
+    expect(log.filter((l) => l === 'read')).toHaveLength(4)
   })
 })

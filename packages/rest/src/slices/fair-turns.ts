@@ -11,10 +11,12 @@
  * else waiting no turn is scheduled at all. Once the promise settles it comes back to its line at
  * its arrival's place, and its next slice goes on (or throws what the wait failed with).
  *
- * The turn is injected (`setImmediate` by default: it runs after the I/O callbacks of the turn),
- * so that a test decides when the next slice runs and counts them.
+ * The turn is injected (by default a place in core's `sliceLine`, where every driver of slices in
+ * the process waits: one slice of any work a turn of the event loop, after its I/O callbacks), so
+ * that a test decides when the next slice runs and counts them.
  */
-import { nextTurn, type NextTurn } from './turns.js'
+import { sliceLine } from '@entistore/core'
+import type { NextTurn } from './turns.js'
 
 interface Job {
   /** The request's place in its client's line: its arrival. */
@@ -41,7 +43,7 @@ export class FairTurns {
   /** Jobs out of their line, waiting for their promise. */
   parked = 0
 
-  constructor(turn: NextTurn = nextTurn) {
+  constructor(turn: NextTurn = (fn) => sliceLine.later(fn)) {
     this.#nextTurn = turn
   }
 

@@ -12,19 +12,18 @@
  * on), and the turn ends at the next check phase (`setImmediate`), before the slices queued after
  * it run.
  */
+import { immediateTurn, type NextTurn } from '@entistore/core'
+
+export type { NextTurn }
 
 /** The longest a turn's reply work holds the event loop, in milliseconds. */
 export const SLICE_MS = 10
 
-/** Runs `fn` in a later turn of the event loop. */
-export type NextTurn = (fn: () => void) => void
-
 /**
  * setImmediate where there is one (Node, Bun, Deno): it runs after the I/O callbacks of the turn;
- * else a timer.
+ * else a timer (core's `immediateTurn`).
  */
-export const nextTurn: NextTurn =
-  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
+export const nextTurn: NextTurn = immediateTurn
 
 /** The clock that ends a slice: a reading in milliseconds, and when the slice begun now ends. */
 export interface SliceClock {

@@ -1,0 +1,79 @@
+/**
+ * @module One slice of heavy work a turn of the event loop, whoever's it is.
+ *
+ * Work that goes on in slices (a function's 4D code, a save whose events run in steps, the
+ * getters a reply makes ahead, the REST reads' fair turns) waits here for its next slice. Each
+ * once scheduled its own `setImmediate`: Node runs every immediate queued before a check phase in
+ * that one phase, so four heavy calls ran four slices (20 ms) between two looks at the sockets,
+ * and a read by key that came in meanwhile waited 10 ms on average (its median beside four 4D
+ * loops, bench/README.md "4D code beside clients"). Here the waiting slices form one line, and one
+ * runs a turn: between any two, the turn's I/O callbacks run, where a read by key is answered at
+ * once. The line is first come, first served; a job that goes on queues again at its end.
+ *
+ * A job runs in the async context of the code that queued it (the caller's view, process and
+ * transaction: access/async-scope.ts), not of the job whose turn scheduled the line's.
+ */
+import { contextNow } from '../access/async-scope.js'
+
+/** Runs `fn` in a later turn of the event loop. */
+export type NextTurn = (fn: () => void) => void
+
+/**
+ * setImmediate where there is one (Node, Bun, Deno): it runs after the I/O callbacks of the turn;
+ * else a timer.
+ */
+export const immediateTurn: NextTurn =
+  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0)
+
+/** Slices waiting for their turn, one run a turn. */
+export class SliceLine {
+  readonly #turn: NextTurn
+  // A queue read from `#head` (shift() would move every element at each turn).
+  #jobs: (() => void)[] = []
+  #head = 0
+  #scheduled = false
+  /** Slices run so far (tests count them). */
+  ran = 0
+
+  constructor(turn: NextTurn = immediateTurn) {
+    this.#turn = turn
+  }
+
+  /** Slices waiting. */
+  get waiting(): number {
+    return this.#jobs.length - this.#head
+  }
+
+  /**
+   * Runs `slice` in a later turn, once the slices queued before it have run, one a turn. It must
+   * not throw (a job catches its own errors): one that does is reported as uncaught, and the line
+   * goes on.
+   */
+  later(slice: () => void): void {
+    this.#jobs.push(contextNow().bind(undefined, slice) as () => void)
+    this.#schedule()
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.waiting === 0) return
+    this.#scheduled = true
+    this.#turn(this.#next)
+  }
+
+  readonly #next = (): void => {
+    this.#scheduled = false
+    const job = this.#jobs[this.#head]!
+    this.#jobs[this.#head++] = undefined as never
+    if (this.#head > 64 && this.#head * 2 > this.#jobs.length) {
+      this.#jobs = this.#jobs.slice(this.#head)
+      this.#head = 0
+    }
+    // The next turn is asked before the job runs: one that throws does not stop the line.
+    this.#schedule()
+    this.ran++
+    job()
+  }
+}
+
+/** The process's line: every driver of slices queues here. */
+export const sliceLine = new SliceLine()
