@@ -14,6 +14,9 @@ import {
 } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { compileProject } from '../project/compile-project.js'
+import { ordaBridge } from './bridge.js'
+import { ENTITY_MEMBERS } from './members/entity-members.js'
+import { SELECTION_MEMBERS } from './members/selection-members.js'
 import { projectFunctions } from '../project/project-functions.js'
 
 const PASSES = 1_000_000
@@ -40,8 +43,25 @@ Function get fetched() : Integer
 Function get indexed() : Integer
 \treturn This["heavy"]+3
 
+Function get named() : Integer
+\tvar $name : Text
+\t$name:="heav"+"y"
+\treturn This[$name]+4
+
 Function get listed() : Text
 \treturn JSON Stringify(ds.Task.all().orderBy("ID desc").heavy)
+
+Function get collected() : Text
+\treturn JSON Stringify(ds.Task.all().orderBy("ID desc").toCollection("ID, heavy"))
+
+Function get windowed() : Text
+\treturn JSON Stringify(ds.Task.all().orderBy("ID desc").toCollection(New collection("heavy"); 0; 1; 1))
+
+Function get objected() : Text
+\treturn JSON Stringify(ds.Task.get(This.ID).toObject("heavy"))
+
+Function get extracted() : Text
+\treturn JSON Stringify(ds.Task.all().orderBy("ID desc").extract("heavy"))
 `
 
 const DATASTORE = `Class extends DataStoreImplementation
@@ -49,6 +69,20 @@ const DATASTORE = `Class extends DataStoreImplementation
 Function calls() : Integer
 \treturn Num(Storage.calls)
 `
+
+// The computed attributes: five numbers, then texts.
+const COMPUTED = [
+  'heavy',
+  'outer',
+  'fetched',
+  'indexed',
+  'named',
+  'listed',
+  'collected',
+  'windowed',
+  'objected',
+  'extracted',
+] as const
 
 function tasks(roles?: RolesJson): Datastore {
   const project = compileProject(
@@ -58,9 +92,7 @@ function tasks(roles?: RolesJson): Datastore {
     ],
     { dataClasses: ['Task'] },
   )
-  const computed = new Set(
-    ['heavy', 'outer', 'fetched', 'indexed', 'listed'].map((a) => `Task.${a}`),
-  )
+  const computed = new Set([...COMPUTED].map((a) => `Task.${a}`))
   return createDatastore(
     {
       dataClasses: [
@@ -68,11 +100,16 @@ function tasks(roles?: RolesJson): Datastore {
           name: 'Task',
           attributes: [
             { name: 'ID', kind: 'storage', type: 'long', primKey: true, autosequence: true },
-            { name: 'heavy', kind: 'calculated', type: 'long' },
-            { name: 'outer', kind: 'calculated', type: 'long' },
-            { name: 'fetched', kind: 'calculated', type: 'long' },
-            { name: 'indexed', kind: 'calculated', type: 'long' },
-            { name: 'listed', kind: 'calculated', type: 'string' },
+            ...[...COMPUTED].slice(0, 5).map((name) => ({
+              name,
+              kind: 'calculated' as const,
+              type: 'long' as const,
+            })),
+            ...[...COMPUTED].slice(5).map((name) => ({
+              name,
+              kind: 'calculated' as const,
+              type: 'string' as const,
+            })),
           ],
         },
       ],
@@ -156,6 +193,15 @@ describe('a getter read by 4D code running in steps', () => {
     expect(ds.call('calls')).toBe(1)
   })
 
+  // A key known only as it runs asks the host once known (step-calls.ts `getSteps`).
+  it("goes into the getter's steps by a key known as it runs (This[$name])", () => {
+    const ds = tasks()
+    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'named')
+    expect(value).toBe(HEAVY + 4)
+    expect(steps).toBeGreaterThan(STOPS)
+    expect(ds.call('calls')).toBe(1)
+  })
+
   // Through a selection (attribute-steps.ts `gettersOfSelection`): each member's call in steps.
   it("goes into each member's getter through a selection ($sel.heavy)", () => {
     const ds = tasks()
@@ -169,5 +215,51 @@ describe('a getter read by 4D code running in steps', () => {
     expect(ds.call('calls')).toBe(3)
     expect(task.get('listed')).toBe(plain)
     expect(ds.call('calls')).toBe(6)
+  })
+
+  // Through a member that reads attributes by their names (attribute-steps.ts `gettersOfPaths`):
+  // the getters its names end on, called in steps for the entities it reads, then the member.
+  for (const [how, name, plain, calls] of [
+    [
+      'toCollection("ID, heavy")',
+      'collected',
+      [3, 2, 1].map((ID) => ({ ID, heavy: HEAVY - 1 + ID })),
+      3,
+    ],
+    // Its window alone: the second member of three, in the selection's order.
+    ['toCollection(filter; 0; 1; 1)', 'windowed', [{ heavy: HEAVY + 1 }], 1],
+    ['toObject("heavy")', 'objected', { heavy: HEAVY }, 1],
+    ['extract("heavy")', 'extracted', [HEAVY + 2, HEAVY + 1, HEAVY], 3],
+  ] as const)
+    it(`goes into the getters a member reads by name (${how})`, () => {
+      const ds = tasks()
+      const task = ds.dataClass('Task').get(1)!
+      const { value, steps } = inSteps(task, name)
+      expect(JSON.parse(value as string)).toEqual(plain)
+      expect(steps).toBeGreaterThan(calls * STOPS)
+      // Once for each entity read: the member finds their values.
+      expect(ds.call('calls')).toBe(calls)
+      expect(JSON.parse(task.get(name) as string)).toEqual(plain)
+      expect(ds.call('calls')).toBe(2 * calls)
+    })
+
+  // A member whose names end on no getter with steps has no steps for the call (member-kit.ts:
+  // `OptionalStepsImpl`): it runs at once, no generator made for it.
+  it('makes no steps of a member that names no getter with steps', () => {
+    const ds = tasks()
+    const bridge = ordaBridge(ds)
+    const task = bridge.toFourD(ds.dataClass('Task').get(1))
+    const tasks3 = bridge.toFourD(ds.dataClass('Task').all())
+    const rt = undefined as never
+    const [toObject, toCollection] = [
+      ENTITY_MEMBERS.get('toObject')!,
+      SELECTION_MEMBERS.get('toCollection')!,
+    ]
+    expect(toObject.steps(rt, task, ['ID'])).toBeUndefined()
+    expect(toCollection.steps(rt, tasks3, ['ID'])).toBeUndefined()
+    expect(toCollection.steps(rt, tasks3, [])).toBeUndefined()
+    expect(toObject.steps(rt, task, ['ID, heavy'])).toBeDefined()
+    expect(toCollection.steps(rt, tasks3, ['heavy'])).toBeDefined()
+    expect(ds.call('calls')).toBe(0)
   })
 })

@@ -12,6 +12,7 @@ import {
   AnswersAhead,
   currentActor,
   Entity,
+  EntitySelection,
   getterSteps,
   hasGetterSteps,
   restrictInSteps,
@@ -19,7 +20,6 @@ import {
   type AttributeDef,
   type DataClass,
   type EntityDraft,
-  type EntitySelection,
   type Work as CoreWork,
 } from '@entistore/core'
 import { MISS } from '../runtime/values/host.js'
@@ -99,11 +99,20 @@ export function getterAhead(entity: Read, name: string): Work<unknown> | undefin
   const draft = entity.draft
   const attr = computedWithSteps((draft ?? entity.entity!).dataClass, name)
   if (attr === undefined) return undefined
-  // What core's read computes it on: the saved version (a draft's `get` reads its base's).
-  const saved = draft === null ? entity.entity : (draft.base as Entity | null)
-  if (saved === null || (draft !== null && name in draft.changes)) return undefined
+  const saved = computedOn(draft ?? entity.entity!, name)
+  if (saved === null) return undefined
   const work = callSteps(attr, saved)
   return work === undefined ? undefined : getterValue(work, attr, entity.world)
+}
+
+/**
+ * The entity a read of computed attribute `name` of `read` (an entity, or the draft of its change)
+ * computes it on, as core's read does: the saved version (a draft's `get` reads its base's); null
+ * for a new entity, or a draft that changed it (the read then runs at once).
+ */
+function computedOn(read: Entity | EntityDraft, name: string): Entity | null {
+  if (read instanceof Entity) return read
+  return name in read.changes ? null : (read.base as Entity | null)
 }
 
 /**
@@ -120,24 +129,160 @@ export function gettersOfSelection(
 ): Work<unknown> | undefined {
   const attr = computedWithSteps(selection.dataClass, name)
   if (attr === undefined || selection.length === 0) return undefined
-  return projecting(selection, attr, read)
+  return answering(membersCalls(selection as Iterable<Entity>, attr), read)
 }
 
-function* projecting(
-  selection: EntitySelection,
-  attr: Computed,
-  read: () => unknown,
-): Work<unknown> {
+function* membersCalls(members: Iterable<Entity>, attr: Computed): Iterable<Call> {
+  for (const entity of members) yield [attr, entity]
+}
+
+/**
+ * How a member reads its paths: a filter of `toObject()`/`toCollection()` (a relation to many
+ * goes on to each of its entities, and a computed attribute is read for a path that goes on into
+ * its value: `heavy.level`), or `extract()`'s path (through relations to one only, and a computed
+ * attribute only at its end: core's `validPath`).
+ */
+export type PathsRead = 'filter' | 'extract'
+
+/**
+ * A member that reads `paths` of `entities` of `dc` (`toCollection("ID, heavy")`,
+ * `toObject(…)`, `extract("employer.heavy")`) in steps, when a path ends on a computed attribute
+ * whose getter has steps: each of those getters' calls for the entities the member reads, in
+ * steps, entity by entity in order, then `read()`, the plain member, which finds their values
+ * (core's `withAnswersAhead`) rather than calling the getters again. `entities` are exactly those
+ * the member reads (its window, its live members, a null skipped). Undefined when no path reaches
+ * such a getter: the member then runs at once, its entities never listed.
+ */
+export function gettersOfPaths<T>(
+  dc: DataClass,
+  paths: readonly unknown[],
+  how: PathsRead,
+  entities: () => Iterable<Entity | EntityDraft | null>,
+  read: () => T,
+): Work<T> | undefined {
+  const reached = getterPaths(dc, paths, how)
+  return reached.length === 0 ? undefined : answering(pathsCalls(entities(), reached), read)
+}
+
+/** The paths of a filter of `toObject()`/`toCollection()` (member-kit.ts `filterParam`'s). */
+export const filterPaths = (filter: string | readonly string[] | undefined): readonly string[] =>
+  typeof filter === 'string' ? filter.split(',') : (filter ?? [])
+
+/** A path to a computed attribute with steps: the relations it goes through, then the attribute. */
+interface GetterPath {
+  readonly through: readonly string[]
+  readonly attr: Computed
+}
+
+// The getter paths of `paths` (the texts among them) of `dc`, as `how` reads them.
+function getterPaths(dc: DataClass, paths: readonly unknown[], how: PathsRead): GetterPath[] {
+  const out: GetterPath[] = []
+  if (!anyGetterSteps(dc)) return out
+  // A filter's names are trimmed (core's `filterOf`), `extract()`'s path is taken as it is.
+  const trim = how === 'filter' ? (step: string) => step.trim() : (step: string) => step
+  for (const path of paths) {
+    if (typeof path !== 'string') continue
+    // Most paths name an attribute: only a computed one is looked at further.
+    if (!path.includes('.')) {
+      const attr = computedWithSteps(dc, trim(path))
+      if (attr !== undefined) out.push({ through: [], attr })
+      continue
+    }
+    const steps = path.split('.').map(trim)
+    let at: DataClass = dc
+    for (let i = 0; i < steps.length; i++) {
+      const attr = at.def.attributesByName.get(steps[i]!)
+      const last = i === steps.length - 1
+      if (attr?.kind === 'calculated') {
+        const computed = computedWithSteps(at, attr.name)
+        if (computed !== undefined && (last || how === 'filter'))
+          out.push({ through: steps.slice(0, i), attr: computed })
+        break
+      }
+      // A relation gone through to a path of its dataclass (`employer.*` reads no computed one).
+      const through =
+        attr?.kind === 'relatedEntity' || (attr?.kind === 'relatedEntities' && how === 'filter')
+      if (!through || last || steps[i + 1] === '*') break
+      at = dc.datastore.dataClass((attr as Relation).target) as DataClass
+    }
+  }
+  return out
+}
+
+// The calls the paths make, entity by entity, each entity's in the paths' order.
+function* pathsCalls(
+  entities: Iterable<Entity | EntityDraft | null>,
+  paths: readonly GetterPath[],
+): Iterable<Call> {
+  for (const entity of entities) {
+    if (entity === null) continue
+    for (const { through, attr } of paths)
+      for (const at of reachedBy(entity, through, 0)) {
+        const on = computedOn(at, attr.name)
+        if (on !== null) yield [attr, on]
+      }
+  }
+}
+
+// The entities `through`'s relations lead to from `from`, read as the member reads them (the
+// session asked, the related dataclass's restrict applied).
+function* reachedBy(
+  from: Entity | EntityDraft,
+  through: readonly string[],
+  i: number,
+): Iterable<Entity | EntityDraft> {
+  if (i === through.length) {
+    yield from
+    return
+  }
+  let value: unknown
+  try {
+    value = from.get(through[i]! as never)
+  } catch (e) {
+    throw fromCoreError(e)
+  }
+  if (value instanceof Entity) yield* reachedBy(value, through, i + 1)
+  else if (value instanceof EntitySelection)
+    for (const e of value as Iterable<Entity>) yield* reachedBy(e, through, i + 1)
+}
+
+/** One call of a getter with steps a plain read makes: its attribute, and the entity. */
+type Call = readonly [attr: Computed, entity: Entity]
+
+/**
+ * The calls `calls` gives in steps, each once (the same getter of the same entity is answered
+ * once), their values kept; then `read()` where the getters find them (core's
+ * `withAnswersAhead`). What a call throws is thrown here, as the plain read would have thrown it.
+ */
+function* answering<T>(calls: Iterable<Call>, read: () => T): Work<T> {
   const answers = new AnswersAhead()
-  for (const entity of selection as Iterable<Entity>) {
+  for (const [attr, entity] of calls) {
+    const key = entity.getKey()
+    if (answers.has(attr.compute!, key)) continue
     const work = callSteps(attr, entity)
-    if (work !== undefined)
-      answers.keep(attr.compute!, entity.getKey(), { value: yield* ran(work) })
+    if (work !== undefined) answers.keep(attr.compute!, key, { value: yield* ran(work) })
   }
   return withAnswersAhead(answers, read)
 }
 
 type Computed = AttributeDef & { readonly kind: 'calculated' }
+
+// Whether each schema has a computed attribute whose getter has steps (a 4D project's getter):
+// a member that names attributes of another's looks at none of them. A schema's attributes and
+// their getters are made once, with it.
+const schemaSteps = new WeakMap<object, boolean>()
+
+function anyGetterSteps(dc: DataClass): boolean {
+  const schema = dc.datastore.schema
+  let any = schemaSteps.get(schema)
+  if (any === undefined) {
+    any = schema.dataClasses.some((d) =>
+      d.attributes.some((a) => a.kind === 'calculated' && hasGetterSteps(a.compute)),
+    )
+    schemaSteps.set(schema, any)
+  }
+  return any
+}
 
 // Attribute `name` of `dc` when it is a computed attribute whose getter has steps.
 function computedWithSteps(dc: DataClass, name: string): Computed | undefined {

@@ -63,6 +63,15 @@ export function toFourD(world: World, v: unknown, type?: string): unknown {
     return new Collection(v.map((x: unknown) => (x === undefined ? null : toFourD(world, x))))
   // A JavaScript object (JSON's, core's records) becomes a 4D object; a 4D object is one already.
   if (Object.getPrototypeOf(v) !== Object.prototype) return v
+  return plainToFourD(world, v)
+}
+
+/**
+ * A plain JavaScript object as a 4D object, its values converted: toFourD's last case, for a
+ * caller that knows it has one (a save's status, core's object literal): `$e.save()` at each pass
+ * of a loop went through the ten tests of toFourD's other cases first.
+ */
+export function plainToFourD(world: World, v: object): Record<string, unknown> {
   const out = newObject()
   for (const key of Object.keys(v)) out[key] = toFourD(world, (v as Record<string, unknown>)[key])
   return out

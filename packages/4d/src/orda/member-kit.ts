@@ -6,7 +6,7 @@
 import {
   FourDFunction,
   type FunctionImpl,
-  type StepsImpl,
+  type OptionalStepsImpl,
 } from '../runtime/context/function-object.js'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { raise } from '../runtime/errors/fourd-error.js'
@@ -21,9 +21,10 @@ export type MemberImpl<H> = (self: H, args: unknown[], rt: Runtime) => unknown
 
 /**
  * A member's work as steps (runtime/values/work.ts), for a call in slices: a save whose events
- * are 4D code stops where their code does.
+ * are 4D code stops where their code does. Undefined for a call with nothing to run in steps
+ * (`toObject()` naming no getter with steps): the member runs at once, no generator made for it.
  */
-export type MemberSteps<H> = (self: H, args: unknown[], rt: Runtime) => Work<unknown>
+export type MemberSteps<H> = (self: H, args: unknown[], rt: Runtime) => Work<unknown> | undefined
 
 /**
  * Core's work in steps as 4D code's: core's may also yield a Promise to wait for (its `Parked`),
@@ -46,25 +47,26 @@ export function defineMembers<H>(
   for (const [name, impl] of Object.entries(defs)) {
     const plain: FunctionImpl = (rt, self, args) => {
       if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
-      return counted(
-        viaCore(() => impl(self, args, rt)),
-        rt,
-      )
+      // A try here rather than viaCore's closure: a member may be called at every pass of a loop
+      // (`$e.save()`), and the closure was one allocation and one call more each time.
+      let out: unknown
+      try {
+        out = impl(self, args, rt)
+      } catch (e) {
+        throw fromCoreError(e)
+      }
+      return counted(out, rt)
     }
     const stepped = steps[name]
     if (stepped === undefined) {
       map.set(name, new FourDFunction(`${label}.${name}`, plain))
       continue
     }
-    const inSteps: StepsImpl = function* (rt, self, args) {
-      if (!(self instanceof kind)) return raise('UnknownMemberMethod', { name })
-      let out: unknown
-      try {
-        out = yield* stepped(self, args, rt)
-      } catch (e) {
-        throw fromCoreError(e)
-      }
-      return counted(out, rt)
+    // Another `This` runs the plain form, which refuses it.
+    const inSteps: OptionalStepsImpl = (rt, self, args) => {
+      if (!(self instanceof kind)) return undefined
+      const work = viaCore(() => stepped(self, args, rt))
+      return work === undefined ? undefined : countedSteps(work, rt)
     }
     map.set(
       name,
@@ -72,6 +74,17 @@ export function defineMembers<H>(
     )
   }
   return map
+}
+
+// A member's steps, their errors 4D's, their result counted.
+function* countedSteps(work: Work<unknown>, rt: Runtime): Work<unknown> {
+  let out: unknown
+  try {
+    out = yield* work
+  } catch (e) {
+    throw fromCoreError(e)
+  }
+  return counted(out, rt)
 }
 
 /**

@@ -2,8 +2,8 @@
  * Issue 78's attacks through the events of writes that run in one transaction, over REST: Item's
  * `dropping` and `saving` events and its `afterSave` loop as long as `Storage` says, and (added
  * to this copy of the project) its `validateDrop` loops without end for the item whose size
- * `Storage.endlessDrop` names. A `$method=delete&$filter`, a `$refresh` and a function's
- * `ds.validateTransaction()` run those events in steps: a read by key of another client, sent
+ * `Storage.endlessDrop` names. A `$method=delete&$filter`, a `$refresh`, a function's
+ * `$sel.drop()` and its `ds.validateTransaction()` run those events in steps: a read by key of another client, sent
  * after the heavy request, is answered first; an endless event ends the request with the
  * budget's 9410, nothing of it applied and nothing left locked.
  */
@@ -31,6 +31,10 @@ exposed Function endlessDrop($size : Integer)
 	Use (Storage)
 		Storage.endlessDrop:=$size
 	End use
+
+// Drops the items sized $low to $high (4D's entitySelection.drop()): how many a refusal kept.
+exposed Function dropSized($low : Integer; $high : Integer) : Integer
+	return ds.Item.query("size >= :1 AND size <= :2"; $low; $high).drop().length
 
 // Renames item $key in a transaction: its afterSave runs at the validation.
 exposed Function renameInTransaction($key : Integer; $name : Text) : Text
@@ -108,6 +112,32 @@ describe('writes in one transaction whose events loop, beside another client', (
       },
     )
     expect(await countSized(33, 35)).toBe(0)
+  })
+
+  const dropSized = (low: number, high: number) => () =>
+    guest.post('$catalog/dropSized', [low, high])
+
+  it('answers a read by key beside a function’s $sel.drop() whose dropping event loops long', async () => {
+    await passes(10_000_000)
+    const [order, kept, one] = await beside(dropSized(24, 26))
+    await passes(0)
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(kept.json.result).toBe(0)
+    expect(await countSized(24, 26)).toBe(0)
+  })
+
+  it('ends a function’s $sel.drop() meeting an endless event with 9410: nothing dropped, nothing locked', async () => {
+    await guest.post('$catalog/endlessDrop', [29])
+    const [order, refused, one] = await beside(dropSized(27, 29))
+    await guest.post('$catalog/endlessDrop', [0])
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(errCodes(refused.json)[0]).toBe(9410)
+    expect(await countSized(27, 29)).toBe(3)
+    expect((await other.post('Item?$method=update', { __KEY: 27, size: 27 })).status).toBe(200)
+    expect((await guest.post('$catalog/dropSized', [27, 29])).json.result).toBe(0)
+    expect(await countSized(27, 29)).toBe(0)
   })
 
   it('answers a read by key beside a $refresh whose saving event loops long: nothing saved', async () => {

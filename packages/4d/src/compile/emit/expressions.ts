@@ -181,13 +181,16 @@ function indirectParam(ctx: EmitContext, index: Emitted): Emitted {
 /**
  * `object[key]`: `rt.get`; in a generator, by a literal text key, the member read it is (`get` and
  * `getAt` read a text key alike), so that `$e["heavy"]` goes into work its host has to run first
- * as `$e.heavy` does (a getter's call, a relation's restrict).
+ * as `$e.heavy` does (a getter's call, a relation's restrict); by a key known only as it runs
+ * (`$e[$name]`) `rt.getSteps`, which asks the host the same once the key is known; by a literal
+ * number (an element: no host's member), `rt.get`.
  */
 function indexRead(ctx: EmitContext, object: ExprNode, key: ExprNode): Emitted {
   const target = expr(ctx, object).code
   if (ctx.yields && key.kind === 'Text' && !ctx.analysis.invalid.has(key))
     return memberRead(ctx, target, quote(key.value))
-  return emitted(`rt.get(${target}, ${expr(ctx, key).code})`)
+  const code = `${target}, ${expr(ctx, key).code}`
+  return emitted(key.kind === 'Number' ? `rt.get(${code})` : stepping(ctx, 'get', 'getSteps', code))
 }
 
 /**

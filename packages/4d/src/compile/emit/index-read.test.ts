@@ -1,7 +1,8 @@
 /**
  * A read by index in a generator (expressions.ts `indexRead`): by a literal text key it is the
  * member read it names, which goes into work its host has to run first (`rt.getAtSteps`: a
- * getter's call, a relation's restrict); any other key, and any read in plain code, is `rt.get`.
+ * getter's call, a relation's restrict); by a key known as it runs, `rt.getSteps` (which asks the
+ * host the same, the key known); by a literal number, and any read in plain code, `rt.get`.
  */
 import { describe, expect, it } from 'vitest'
 import type { MethodFileNode } from '../../ast/files.js'
@@ -34,10 +35,17 @@ describe('a read by index', () => {
     expect(byName).toBe(byIndex.replace('s0', 's1'))
   })
 
-  it('by any other key, or in plain code, stays rt.get', () => {
+  it('by a key known as it runs, in a generator, asks the host (rt.getSteps)', () => {
+    const steps = emit('$k:="employer"\n$a:=$1[$k]', true)
+    expect(assigned(steps, 'v1')).toBe(
+      '((t0 = rt.getSteps(v2, v0)) === rt.LATER ? (yield* rt.later()) : t0)',
+    )
+  })
+
+  it('by a literal number, or in plain code, stays rt.get', () => {
     const steps = emit('$k:="employer"\n$a:=$1[$k]\n$b:=$1[1]', true)
     expect(steps).not.toContain('getAtSteps')
-    expect(steps.match(/rt\.get\(/g)).toHaveLength(2)
+    expect(steps.match(/rt\.get\(/g)).toHaveLength(1)
     const plain = emit('$a:=$1["employer"]', false)
     expect(assigned(plain, 'v0')).toBe('rt.get(v1, "employer")')
   })

@@ -139,7 +139,13 @@ export class EntityHandle extends OrdaHandle {
       return raise('ReadOnlyMember', { property: name })
     }
     const draft = this.edit()
-    viaCore(() => draft.set(name, this.world.fromFourD(value) as never))
+    // A try rather than viaCore's closure, as readSaved: an assignment may run at every pass of a
+    // loop (`$e.salary:=…`).
+    try {
+      draft.set(name, this.world.fromFourD(value) as never)
+    } catch (e) {
+      throw fromCoreError(e)
+    }
   }
 
   [TO_JSON](): unknown {

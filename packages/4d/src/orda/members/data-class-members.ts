@@ -9,6 +9,7 @@ import { EntityHandle } from '../handles/entity-handle.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
 import { queryAhead } from './reach-ahead.js'
+import type { Work } from '../../runtime/values/work.js'
 
 const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
   all: (self) => self.world.toFourD(self.dataClass.all()),
@@ -37,11 +38,11 @@ const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
  */
 const readingSteps = (
   member: MemberImpl<DataClassHandle>,
-  reaches?: MemberSteps<DataClassHandle>,
+  reaches?: (self: DataClassHandle, args: unknown[]) => Work<void>,
 ): MemberSteps<DataClassHandle> =>
   function* (self, args, rt) {
     yield* coreSteps(restrictInSteps(self.dataClass))
-    if (reaches !== undefined) yield* reaches(self, args, rt)
+    if (reaches !== undefined) yield* reaches(self, args)
     return member(self, args, rt)
   }
 

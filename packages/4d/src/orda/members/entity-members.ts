@@ -12,6 +12,8 @@ import { coreSteps, defineMembers, filterParam } from '../member-kit.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import { DK, hasFlag } from '../options.js'
+import { filterPaths, gettersOfPaths } from '../attribute-steps.js'
+import { plainToFourD } from '../convert.js'
 
 const toFourD = (self: EntityHandle, v: unknown): unknown => self.world.toFourD(v)
 
@@ -41,7 +43,11 @@ function raisedOrResult(self: EntityHandle, result: WriteResult): unknown {
     if (event !== undefined && result.status !== SAVE_STATUS_MILD)
       throw new FourDError(event.errCode, event.message, event.componentSignature)
   }
-  return toFourD(self, result)
+  // Core's status is an object literal (no entity, no bytes): converted as one, without toFourD's
+  // tests of the other kinds of value (a save at each pass of a loop).
+  return Object.getPrototypeOf(result) === Object.prototype
+    ? plainToFourD(self.world, result)
+    : toFourD(self, result)
 }
 
 // `dk status validation failed`: a mild validation error, answered and not raised.
@@ -54,6 +60,15 @@ function savedAnswer(self: EntityHandle, draft: EntityDraft, result: WriteResult
 }
 
 const saveOptions = (mode: unknown) => ({ autoMerge: hasFlag(mode, DK.autoMerge) })
+
+/** `toObject({filter {; options}})`: core's, its values as 4D's. */
+function toObject(self: EntityHandle, [filter, options]: unknown[]): unknown {
+  const object = current(self).toObject(filterParam(filter) ?? '', {
+    withKey: hasFlag(options, DK.withPrimaryKey),
+    withStamp: hasFlag(options, DK.withStamp),
+  })
+  return self.world.recordToFourD(self.dataClass, object)
+}
 
 export const ENTITY_MEMBERS = defineMembers(
   EntityHandle,
@@ -96,13 +111,7 @@ export const ENTITY_MEMBERS = defineMembers(
       )
     },
     unlock: (self) => toFourD(self, saved(self)?.unlock() ?? { success: true }),
-    toObject(self, [filter, options]) {
-      const object = current(self).toObject(filterParam(filter) ?? '', {
-        withKey: hasFlag(options, DK.withPrimaryKey),
-        withStamp: hasFlag(options, DK.withStamp),
-      })
-      return self.world.recordToFourD(self.dataClass, object)
-    },
+    toObject,
     fromObject(self, [filler]) {
       self.edit().fromObject((self.world.fromFourD(filler) ?? {}) as Record<string, unknown>)
     },
@@ -120,6 +129,17 @@ export const ENTITY_MEMBERS = defineMembers(
       if (draft === null) return toFourD(self, { success: true })
       return savedAnswer(self, draft, yield* coreSteps(draft.saveSteps(saveOptions(mode))))
     },
+    // The getters with steps its filter names (`toObject("ID, heavy")`), called in steps first,
+    // then the member, which finds their values (attribute-steps.ts `gettersOfPaths`); at once
+    // when it names none.
+    toObject: (self, args) =>
+      gettersOfPaths(
+        self.dataClass,
+        filterPaths(filterParam(args[0])),
+        'filter',
+        () => [current(self)],
+        () => toObject(self, args),
+      ),
     // The same for a drop's restrict and its `validateDrop` and `dropping` events.
     *drop(self, [mode]) {
       const force = hasFlag(mode, DK.forceDropIfStampChanged)

@@ -26,6 +26,7 @@ import {
 } from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
+import { filterPaths, gettersOfPaths, type PathsRead } from '../attribute-steps.js'
 import { orderAhead, pathsAhead, queryAhead } from './reach-ahead.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import type { Work } from '../../runtime/values/work.js'
@@ -67,6 +68,24 @@ const operand = (v: unknown): Entity | EntitySelection | null =>
 const CK_SHARED = constantValue('ck shared') as number
 
 const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
+
+/** `toCollection({options {; begin {; howMany}}})`'s arguments, or with a filter first. */
+function collectionArgs(args: readonly unknown[]) {
+  const [filter, options, begin, howMany] =
+    typeof args[0] === 'number' ? [undefined, ...args] : args
+  return {
+    filter: filterParam(filter),
+    options,
+    begin: typeof begin === 'number' ? begin : 0,
+    howMany: typeof howMany === 'number' ? howMany : Infinity,
+  }
+}
+
+/** The paths `extract()` reads: its first argument, or each pair's first (`path; targetPath`). */
+const extractPaths = (args: readonly unknown[]): unknown[] =>
+  typeof args[1] === 'string'
+    ? args.filter((_, i) => i % 2 === 0 && i + 1 < args.length)
+    : [args[0]]
 
 const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
   first: (self) => wrap(self, self.selection.first()),
@@ -140,14 +159,12 @@ const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
     return new Collection(values.map((v) => (v === undefined ? null : self.world.toFourD(v, type))))
   },
   toCollection(self, args) {
-    // `toCollection({options {; begin {; howMany}}})` or with a filter first.
-    const [filter, options, begin, howMany] =
-      typeof args[0] === 'number' ? [undefined, ...args] : args
+    const { filter, options, begin, howMany } = collectionArgs(args)
     const objects = self.selection.toCollection(
-      filterParam(filter),
+      filter,
       { withKey: hasFlag(options, DK.withPrimaryKey), withStamp: hasFlag(options, DK.withStamp) },
-      typeof begin === 'number' ? begin : 0,
-      typeof howMany === 'number' ? howMany : Infinity,
+      begin,
+      howMany,
     )
     const dc = self.selection.dataClass as DataClass
     return new Collection(objects.map((o) => self.world.recordToFourD(dc, o)))
@@ -179,11 +196,43 @@ const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
 const after = (
   ahead: (self: SelectionHandle, args: unknown[]) => Work<void>,
   name: string,
+  then?: MemberSteps<SelectionHandle>,
 ): MemberSteps<SelectionHandle> =>
   function* (self, args, rt) {
     yield* ahead(self, args)
-    return MEMBERS[name]!(self, args, rt)
+    const work = then?.(self, args, rt)
+    return work === undefined ? MEMBERS[name]!(self, args, rt) : yield* work
   }
+
+/**
+ * Member `name` as steps when it reads `paths` (as `how` says) of the entities `entities()`
+ * gives (those the member reads): the getters with steps they end on called for them in steps,
+ * then the member, which finds their values (attribute-steps.ts `gettersOfPaths`); none
+ * (undefined: the member runs at once) when they end on none.
+ */
+const readingPaths =
+  (
+    name: string,
+    how: PathsRead,
+    paths: (args: unknown[]) => readonly unknown[],
+    entities: (self: SelectionHandle, args: unknown[]) => Iterable<Entity | null>,
+  ): MemberSteps<SelectionHandle> =>
+  (self, args, rt) =>
+    gettersOfPaths(
+      dataClassOf(self),
+      paths(args),
+      how,
+      () => entities(self, args),
+      () => MEMBERS[name]!(self, args, rt),
+    )
+
+// The members `toCollection(…; begin; howMany)` reads, as core's `toCollection` cuts them.
+function collected(self: SelectionHandle, args: unknown[]): Iterable<Entity | null> {
+  const { begin, howMany } = collectionArgs(args)
+  const selection = self.selection
+  if (!(begin >= 0) || begin >= selection.length) return []
+  return selection.window(begin, howMany).members()
+}
 
 const dataClassOf = (self: SelectionHandle): DataClass => self.selection.dataClass as DataClass
 
@@ -214,14 +263,24 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
       after((self, [path]) => pathsAhead(dataClassOf(self), [path], false), name),
     ]),
   ),
-  // `extract(path; targetPath; …)` reads every other argument as a path.
+  // `extract(path; targetPath; …)` reads every other argument as a path; the getters with steps
+  // its paths end on are called for the live members in steps.
   extract: after(
-    (self, args) =>
-      pathsAhead(
-        dataClassOf(self),
-        typeof args[1] === 'string' ? args.filter((_, i) => i % 2 === 0) : [args[0]],
-        true,
-      ),
+    (self, args) => pathsAhead(dataClassOf(self), extractPaths(args), true),
     'extract',
+    readingPaths('extract', 'extract', extractPaths, (self) => self.selection),
+  ),
+  // A drop's restrict and its `validateDrop` and `dropping` events in steps (core's `dropSteps`),
+  // in a transaction level of its own: an event that loops holds no other client.
+  *drop(self, [mode]) {
+    const stopOnFirstError = hasFlag(mode, DK.stopDroppingOnFirstError)
+    return wrap(self, yield* coreSteps(self.selection.dropSteps({ stopOnFirstError })))
+  },
+  // The getters with steps its filter names, for the members of its window.
+  toCollection: readingPaths(
+    'toCollection',
+    'filter',
+    (args) => filterPaths(collectionArgs(args).filter),
+    collected,
   ),
 })

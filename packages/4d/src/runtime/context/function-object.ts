@@ -28,11 +28,19 @@ export type StepsImpl = (
   context: unknown,
 ) => Generator<void, unknown, void>
 
+/**
+ * Steps that a call may go without: undefined for a call that has nothing to run in steps, made
+ * at once by the plain form (an ORDA member's, orda/member-kit.ts: no generator for it).
+ */
+export type OptionalStepsImpl = (
+  ...args: Parameters<StepsImpl>
+) => Generator<void, unknown, void> | undefined
+
 export class FourDFunction implements MemberHost {
   #impl: FunctionImpl | undefined
   readonly #build: (() => FunctionImpl) | undefined
-  #steps: StepsImpl | undefined
-  readonly #buildSteps: (() => StepsImpl) | undefined
+  #steps: OptionalStepsImpl | undefined
+  readonly #buildSteps: (() => OptionalStepsImpl) | undefined
 
   /**
    * `impl`, or `build` to make it at the first call (compiled code is generated when first run);
@@ -42,7 +50,8 @@ export class FourDFunction implements MemberHost {
     /** How 4D names it in errors and `Current method name`: `Car.drive`, `myMethod`, `Formula`. */
     readonly name: string,
     impl:
-      FunctionImpl | { readonly build: () => FunctionImpl; readonly buildSteps?: () => StepsImpl },
+      | FunctionImpl
+      | { readonly build: () => FunctionImpl; readonly buildSteps?: () => OptionalStepsImpl },
     /** The 4D text of a formula (`.source`); "" for others. */
     readonly source = '',
     public context: unknown = undefined,
@@ -61,7 +70,8 @@ export class FourDFunction implements MemberHost {
 
   /**
    * The call as steps (a generator that stops at its budget's checks: compile/emit/context.ts),
-   * for code compiled from 4D; undefined for any other function, which a caller runs at once.
+   * for code compiled from 4D; undefined for any other function, or a call its steps go without
+   * (OptionalStepsImpl), which a caller runs at once.
    */
   steps(rt: Runtime, self: unknown, args: unknown[]): Generator<void, unknown, void> | undefined {
     if (this.#buildSteps === undefined) return undefined

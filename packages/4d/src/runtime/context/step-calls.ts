@@ -3,8 +3,9 @@
  * `methodSteps`, `superCallSteps` find the function as `call`, `method` and `superCall` do, and
  * answer its steps (ops/steps.ts) when it is 4D code with a generator or a collection function
  * written as steps (values/work.ts), or its value, called at once, when it is anything else;
- * `getAtSteps` and `setSteps` read and assign a member as `getAt` and `set` do, in steps when its
- * host has work to run there (an entity's relation, a getter, its `touched` events). They join the running
+ * `getAtSteps`, `getSteps` and `setSteps` read and assign a member as `getAt`, `get` and `set` do,
+ * in steps when its host has work to run there (an entity's relation, a getter, its `touched`
+ * events). They join the running
  * context's prototype (runtime/index.ts).
  */
 import { raise } from '../errors/fourd-error.js'
@@ -32,19 +33,17 @@ function readAhead(site: Site, target: unknown, key: string): unknown {
       ? (target as StepsHost)[READ_STEPS]?.(key)
       : undefined
   if (ahead === undefined) return operators.getAt(site, target, key)
-  pending = readAfter(ahead, site, target, key)
+  pending = readAfter(ahead, () => operators.getAt(site, target, key))
   return LATER
 }
 
 // The host's work, then the read, unless the work's value is the read's (host.ts `READ_STEPS`).
 function* readAfter(
   ahead: Generator<void, unknown, void>,
-  site: Site,
-  target: unknown,
-  key: string,
+  read: () => unknown,
 ): Generator<void, unknown, void> {
   const value = yield* ahead
-  return value === MISS ? operators.getAt(site, target, key) : value
+  return value === MISS ? read() : value
 }
 
 function stepsOf(rt: Runtime, fn: FourDFunction, self: unknown, args: unknown[]): unknown {
@@ -82,6 +81,28 @@ export const STEP_CALLS = {
       if (value !== MISS) return value
     }
     return readAhead(site, target, key)
+  },
+
+  /**
+   * `obj[key]` in a generator, by a key known only as it runs (`$e[$name]`): `get` at once, or
+   * LATER when the key is a text naming a member its host has work for first (READ_STEPS), as
+   * `getAtSteps` answers for `obj.name`.
+   */
+  getSteps(this: Runtime, target: unknown, key: string | number): unknown {
+    // A 4D object (no prototype, kept as a dictionary) is never a host: no lookup of it.
+    if (
+      typeof key === 'string' &&
+      typeof target === 'object' &&
+      target !== null &&
+      Object.getPrototypeOf(target) !== null
+    ) {
+      const ahead = (target as StepsHost)[READ_STEPS]?.(key)
+      if (ahead !== undefined) {
+        pending = readAfter(ahead, () => operators.get(target, key))
+        return LATER
+      }
+    }
+    return operators.get(target, key)
   },
 
   /** `obj.name:=value` in a generator: `set` at once, or LATER for its host's steps (SET_STEPS). */

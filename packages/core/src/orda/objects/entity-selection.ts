@@ -30,6 +30,8 @@ import type { Ordering } from '../../query/order.js'
 import { mapRowIds, type RowIds, type SelectionRowIds } from '../../sets/row-ids.js'
 import { orderSelection, queryWithin } from './queries.js'
 import { dropEntities, dropKept } from '../writes/writes.js'
+import { dropKeptSteps } from '../writes/drop-all-steps.js'
+import type { Work } from '../../query/slices.js'
 import { placed } from '../selections/selection-place.js'
 import { rowsMatchingFormula } from '../selections/formula-query.js'
 import type { FormulaQuerySettings, QueryFormula } from '../selections/formula-query.js'
@@ -243,6 +245,12 @@ export class EntitySelectionCore<
    */
   drop(options: { readonly stopOnFirstError?: boolean } = {}): EntitySelection<M, N> {
     return this.dataClass.select(dropKept(this.dataClass, this, options.stopOnFirstError === true))
+  }
+
+  /** `drop()` as work in steps (a REST call's code): its events in steps (drop-all-steps.ts). */
+  *dropSteps(options: { readonly stopOnFirstError?: boolean } = {}): Work<EntitySelection<M, N>> {
+    const kept = yield* dropKeptSteps(this.dataClass, this, options.stopOnFirstError === true)
+    return this.dataClass.select(kept)
   }
 
   /**

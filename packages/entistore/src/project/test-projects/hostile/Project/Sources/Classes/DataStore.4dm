@@ -35,6 +35,37 @@ exposed Function readHeavy($id : Integer) : Integer
 exposed Function readEndless($id : Integer) : Integer
 	return ds.Task.get($id).endless
 
+// The tasks' getters read by their names: `$filter` a text or a collection, the window given
+// (all of them without `$howMany`).
+exposed Function tasksAsCollection($filter : Variant; $begin : Integer; $howMany : Integer) : Collection
+	If ($howMany=0)
+		$howMany:=ds.Task.all().length
+	End if
+	return ds.Task.all().orderBy("ID").toCollection($filter; 0; $begin; $howMany)
+
+exposed Function taskAsObject($id : Integer; $filter : Text) : Object
+	return ds.Task.get($id).toObject($filter)
+
+exposed Function tasksExtracted($path : Text) : Collection
+	return ds.Task.all().orderBy("ID").extract($path)
+
+// Through a relation: the first employee's task is the first task.
+exposed Function employeeAsObject($id : Integer; $filter : Text) : Object
+	return ds.Employee.get($id).toObject($filter)
+
+exposed Function employeesExtracted($id : Integer; $path : Text) : Collection
+	return ds.Employee.query("ID = :1"; $id).extract($path)
+
+// Tasks inside what a function returns: its reply writes each whole, their getters too.
+exposed Function taskInObject($id : Integer) : Object
+	return New object("task"; ds.Task.get($id))
+
+exposed Function tasksInCollection($ids : Collection) : Collection
+	return $ids.map(Formula(ds.Task.get($1.value)))
+
+exposed Function tasksInObject($ids : Collection) : Object
+	return New object("tasks"; ds.Task.query("ID in :1"; $ids).orderBy("ID"))
+
 // A function that calls itself with no end.
 exposed Function down($depth : Integer) : Integer
 	return This.down($depth+1)
