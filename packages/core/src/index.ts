@@ -387,6 +387,7 @@ export {
 export type { GetterAnswer, GetterCall } from './query/getters-ahead.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
 export { workInTurns } from './query/work-in-turns.js'
+export { readInSteps, type ScopeMaker } from './query/read-in-steps.js'
 export { SliceLine, sliceLine, immediateTurn, type NextTurn } from './query/slice-line.js'
 export {
   saveInSteps,

@@ -48,6 +48,15 @@ Function get named() : Integer
 \t$name:="heav"+"y"
 \treturn This[$name]+4
 
+Function get queried() : Integer
+\treturn ds.Task.query("heavy > :1"; 100).length+5
+
+Function get maxed() : Integer
+\treturn ds.Task.all().max("heavy")+6
+
+Function get ordered() : Integer
+\treturn ds.Task.all().orderBy("heavy desc").first().ID+7
+
 Function get listed() : Text
 \treturn JSON Stringify(ds.Task.all().orderBy("ID desc").heavy)
 
@@ -70,13 +79,16 @@ Function calls() : Integer
 \treturn Num(Storage.calls)
 `
 
-// The computed attributes: five numbers, then texts.
+// The computed attributes: eight numbers, then texts.
 const COMPUTED = [
   'heavy',
   'outer',
   'fetched',
   'indexed',
   'named',
+  'queried',
+  'maxed',
+  'ordered',
   'listed',
   'collected',
   'windowed',
@@ -100,12 +112,12 @@ function tasks(roles?: RolesJson): Datastore {
           name: 'Task',
           attributes: [
             { name: 'ID', kind: 'storage', type: 'long', primKey: true, autosequence: true },
-            ...[...COMPUTED].slice(0, 5).map((name) => ({
+            ...[...COMPUTED].slice(0, 8).map((name) => ({
               name,
               kind: 'calculated' as const,
               type: 'long' as const,
             })),
-            ...[...COMPUTED].slice(5).map((name) => ({
+            ...[...COMPUTED].slice(8).map((name) => ({
               name,
               kind: 'calculated' as const,
               type: 'string' as const,
@@ -201,6 +213,22 @@ describe('a getter read by 4D code running in steps', () => {
     expect(steps).toBeGreaterThan(STOPS)
     expect(ds.call('calls')).toBe(1)
   })
+
+  // A query, an aggregate or an ordering of it is a read in steps (core's readInSteps): its calls
+  // stop.
+  for (const [how, name, value] of [
+    ['ds.Task.query("heavy > :1")', 'queried', 3 + 5],
+    ['$sel.max("heavy")', 'maxed', HEAVY + 2 + 6],
+    ['$sel.orderBy("heavy desc")', 'ordered', 3 + 7],
+  ] as const)
+    it(`goes into each row's getter through ${how}`, () => {
+      const ds = tasks()
+      const { value: read, steps } = inSteps(ds.dataClass('Task').get(2)!, name)
+      expect(read).toBe(value)
+      expect(steps).toBeGreaterThan(STOPS)
+      // Once for each task: the read run again finds its work's result.
+      expect(ds.call('calls')).toBe(3)
+    })
 
   // Through a selection (attribute-steps.ts `gettersOfSelection`): each member's call in steps.
   it("goes into each member's getter through a selection ($sel.heavy)", () => {

@@ -89,6 +89,21 @@ let asking = false
 export const getterStepsAsked = (): boolean => asking
 
 /**
+ * Runs `fn` as a read of 4D code in steps: the getters core calls in it give their steps form
+ * (core's `readInSteps` of a query or an aggregate that 4D code in steps makes, whose rows core
+ * runs alone and goes into).
+ */
+export function askingGetterSteps<T>(fn: () => T): T {
+  const was = asking
+  asking = true
+  try {
+    return fn()
+  } finally {
+    asking = was
+  }
+}
+
+/**
  * `entity.name` in steps when `name` is a computed attribute whose getter has steps (a project's):
  * the getter's call (core's `getterSteps`), which the generator of the code reading it goes into,
  * so that a getter that loops stops inside its loop, and whose value is the read's (the getter is
@@ -297,14 +312,13 @@ function computedWithSteps(dc: DataClass, name: string): Computed | undefined {
  * permission asked first, as core's read asks it.
  */
 function callSteps(attr: Computed, saved: Entity): CoreWork<unknown> | undefined {
-  asking = true
   try {
-    currentActor(saved.dataClass.datastore)?.needRead(saved.dataClass.def, attr)
-    return getterSteps(attr.compute, saved)
+    return askingGetterSteps(() => {
+      currentActor(saved.dataClass.datastore)?.needRead(saved.dataClass.def, attr)
+      return getterSteps(attr.compute, saved)
+    })
   } catch (e) {
     throw fromCoreError(e)
-  } finally {
-    asking = false
   }
 }
 

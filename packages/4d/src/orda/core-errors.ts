@@ -10,6 +10,9 @@ import { FourDError } from '../runtime/errors/fourd-error.js'
 /** `e` as 4D code sees it: a DatastoreError as a FourDError, anything else as it is. */
 export function fromCoreError(e: unknown): unknown {
   if (!DatastoreError.is(e)) return e
+  // Core's read in slices unwinding to run again (core's read-in-steps.ts, a GET's): no error of
+  // the code, and its driver must know it.
+  if (e.name === 'QuerySuspended') return e
   return new FourDError(e.errCode, e.message, e.componentSignature, { cause: e })
 }
 

@@ -326,7 +326,7 @@ export class ProjectRunner {
       const actor = actingNow()
       // A read in slices is one request across its slices, each with a budget of its own: the
       // getters it calls in a later slice (its reply's, made ahead) share its process variables.
-      const request = currentScope() ?? budget
+      const request = currentScope()?.request ?? budget
       let kept = this.#kept
       if (
         kept === undefined ||

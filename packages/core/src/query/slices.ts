@@ -166,6 +166,12 @@ export class SliceScope implements ChangedRows {
   parallel: ParallelPool | undefined
   /** Whose request this is (the handler's client: a session, else an address): the pool's turns. */
   client: string | undefined
+  /**
+   * The request the scope's reads are for, as the code they call knows it (a 4D runner keeps one
+   * process a request): the scope itself, or the one that made it for a read of its own
+   * (read-in-steps.ts).
+   */
+  request: object = this
   /** Slices run so far (the first run's included): what tests count. */
   slices = 0
   /** Runs of the request begun (`run`). */

@@ -268,4 +268,24 @@ describe('a guest attacking a project’s 4D code', () => {
       if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
       else expect(ended.json.result).toBe(answer.result)
     })
+
+  // A function's query or aggregate of a task's getter is a read in steps (core's readInSteps):
+  // the slices stop inside each row's getter call, and the read's value is the plain one.
+  for (const [what, fn, args, answer] of [
+    ['a query', 'tasksOver', ['heavy', 5_000_000], { status: 200, result: 1 }],
+    ['an aggregate', 'tasksMax', ['heavy'], { status: 200, result: 10_000_001 }],
+    ['a query that never ends', 'tasksOver', ['endless', 0], { status: 422, code: 9410 }],
+  ] as const)
+    it(`answers a read by key beside ${what} of a getter that loops in a function`, async () => {
+      const beside = await answeredBeside(
+        () => guest.post(`$catalog/${fn}`, [...args]),
+        () => other.get('Employee(7)'),
+      )
+      const [ended, one] = [beside.heavy, beside.light]
+      expect(beside.order).toEqual(['light', 'heavy'])
+      expect(one.json.lastname).toBe('Last7')
+      expect(ended.status).toBe(answer.status)
+      if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
+      else expect(ended.json.result).toBe(answer.result)
+    })
 })

@@ -2,13 +2,14 @@
  * @module 4D's DataClass functions (docs/API/DataClassClass.md) on `ds.Employee`, each core's
  * DataClass member of the same name; `new()` gives a new entity (core's draft) to fill and save.
  */
-import { newInSteps, restrictInSteps } from '@entistore/core'
+import { newInSteps, readInSteps, restrictInSteps } from '@entistore/core'
 import { coreSteps, defineMembers, type MemberImpl, type MemberSteps } from '../member-kit.js'
 import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
 import { queryAhead } from './reach-ahead.js'
+import { askingGetterSteps } from '../attribute-steps.js'
 import type { Work } from '../../runtime/values/work.js'
 
 const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
@@ -33,8 +34,10 @@ const MEMBERS: Readonly<Record<string, MemberImpl<DataClassHandle>>> = {
 /**
  * A member that reads the dataclass, as steps: its restrict answered ahead in steps (core's
  * `restrictInSteps`), and those `reaches` names (the dataclasses a query's text reaches through
- * relations), then the member, which finds those answers. A restrict that loops holds no other
- * client when a function's code reads in a REST call.
+ * relations), then the member, which finds those answers; with `reaches`, a query, the member
+ * itself as a read in steps (core's `readInSteps`: a filter over many rows, a getter it calls for
+ * each, stop between their steps). A restrict or a getter that loops holds no other client when
+ * a function's code reads in a REST call.
  */
 const readingSteps = (
   member: MemberImpl<DataClassHandle>,
@@ -42,8 +45,10 @@ const readingSteps = (
 ): MemberSteps<DataClassHandle> =>
   function* (self, args, rt) {
     yield* coreSteps(restrictInSteps(self.dataClass))
-    if (reaches !== undefined) yield* reaches(self, args)
-    return member(self, args, rt)
+    if (reaches === undefined) return member(self, args, rt)
+    yield* reaches(self, args)
+    const read = () => member(self, args, rt)
+    return yield* coreSteps(readInSteps(self.dataClass.datastore, read, askingGetterSteps))
   }
 
 const READING = ['all', 'get', 'getCount'] as const

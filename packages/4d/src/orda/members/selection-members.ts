@@ -5,6 +5,7 @@
  * attribute (`min`, `max`, `distinct`, `extract`) are 4D Dates. `query()` has its steps too (below).
  */
 import {
+  readInSteps,
   restrictInSteps,
   type AttributeDef,
   type DataClass,
@@ -26,7 +27,12 @@ import {
 } from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
-import { filterPaths, gettersOfPaths, type PathsRead } from '../attribute-steps.js'
+import {
+  askingGetterSteps,
+  filterPaths,
+  gettersOfPaths,
+  type PathsRead,
+} from '../attribute-steps.js'
 import { orderAhead, pathsAhead, queryAhead } from './reach-ahead.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import type { Work } from '../../runtime/values/work.js'
@@ -193,6 +199,28 @@ const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
 }
 
 /** A member as steps: `ahead` first (restricts answered ahead in steps), then the member. */
+/**
+ * Member `name` as a read in steps (core's `readInSteps`): its heavy work (a filter over many
+ * rows, an aggregate, a getter called for each) stops between its steps; it only reads, so it
+ * may run again to find that work's result.
+ */
+const readInStepsOf =
+  (name: string, done: (value: unknown) => unknown = (v) => v): MemberSteps<SelectionHandle> =>
+  (self, args, rt) =>
+    coreSteps(
+      readInSteps(
+        dataClassOf(self).datastore,
+        () => done(MEMBERS[name]!(self, args, rt)),
+        askingGetterSteps,
+      ),
+    )
+
+// A selection ordered now: core orders one when it is first read, which would be in one piece.
+const ordered = (value: unknown): unknown => {
+  if (value instanceof SelectionHandle) value.selection.first()
+  return value
+}
+
 const after = (
   ahead: (self: SelectionHandle, args: unknown[]) => Work<void>,
   name: string,
@@ -249,18 +277,27 @@ const AGGREGATES = ['count', 'sum', 'average', 'min', 'max', 'distinct'] as cons
  * restrict that loops holds no other client when a function's code reads so in a REST call.
  */
 export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection', MEMBERS, {
-  query: after(function* (self, args) {
-    yield* coreSteps(restrictInSteps(dataClassOf(self)))
-    yield* queryAhead(self.world, dataClassOf(self), args)
-  }, 'query'),
+  query: after(
+    function* (self, args) {
+      yield* coreSteps(restrictInSteps(dataClassOf(self)))
+      yield* queryAhead(self.world, dataClassOf(self), args)
+    },
+    'query',
+    readInStepsOf('query'),
+  ),
   orderBy: after(
     (self, [criteria]) => orderAhead(self.world, dataClassOf(self), criteria),
     'orderBy',
+    readInStepsOf('orderBy', ordered),
   ),
   ...Object.fromEntries(
     AGGREGATES.map((name) => [
       name,
-      after((self, [path]) => pathsAhead(dataClassOf(self), [path], false), name),
+      after(
+        (self, [path]) => pathsAhead(dataClassOf(self), [path], false),
+        name,
+        readInStepsOf(name),
+      ),
     ]),
   ),
   // `extract(path; targetPath; …)` reads every other argument as a path; the getters with steps

@@ -37,6 +37,13 @@ exposed Function readEndless($id : Integer) : Integer
 
 // The tasks' getters read by their names: `$filter` a text or a collection, the window given
 // (all of them without `$howMany`).
+// The tasks whose getter heavy (or endless) passes $min: a query of a getter, and its max.
+exposed Function tasksOver($attribute : Text; $min : Integer) : Integer
+	return ds.Task.query($attribute+" > :1"; $min).length
+
+exposed Function tasksMax($attribute : Text) : Integer
+	return ds.Task.all().max($attribute)
+
 exposed Function tasksAsCollection($filter : Variant; $begin : Integer; $howMany : Integer) : Collection
 	If ($howMany=0)
 		$howMany:=ds.Task.all().length
