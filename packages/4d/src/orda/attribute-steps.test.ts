@@ -71,6 +71,9 @@ Function get objected() : Text
 
 Function get extracted() : Text
 \treturn JSON Stringify(ds.Task.all().orderBy("ID desc").extract("heavy"))
+
+Function get mapped() : Text
+\treturn JSON Stringify(New collection(ds.Task.get(3); ds.Task.get(1)).map(Formula($1.value.heavy)))
 `
 
 const DATASTORE = `Class extends DataStoreImplementation
@@ -94,6 +97,7 @@ const COMPUTED = [
   'windowed',
   'objected',
   'extracted',
+  'mapped',
 ] as const
 
 function tasks(roles?: RolesJson): Datastore {
@@ -229,6 +233,16 @@ describe('a getter read by 4D code running in steps', () => {
       // Once for each task: the read run again finds its work's result.
       expect(ds.call('calls')).toBe(3)
     })
+
+  // A formula that reads a member of its elements (compile/emit/expressions.ts `forHosts`): a
+  // loop over entities goes into it, each getter call in steps.
+  it("goes into each element's getter through a formula ($c.map(Formula($1.value.heavy)))", () => {
+    const ds = tasks()
+    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'mapped')
+    expect(value).toBe(JSON.stringify([HEAVY + 2, HEAVY]))
+    expect(steps).toBeGreaterThan(2 * STOPS)
+    expect(ds.call('calls')).toBe(2)
+  })
 
   // Through a selection (attribute-steps.ts `gettersOfSelection`): each member's call in steps.
   it("goes into each member's getter through a selection ($sel.heavy)", () => {

@@ -286,10 +286,12 @@ function command(
 function formula(ctx: EmitContext, node: FormulaNode): Emitted {
   const captures: Slot[] = []
   let calls = false
+  let reads = false
   walk(node.body, (n) => {
     const r = ctx.analysis.resolved.get(n)
     if (r?.kind === 'captured' && !captures.includes(r.slot)) captures.push(r.slot)
     if (n.kind === 'Call' || n.kind === 'MethodCall') calls = true
+    if (n.kind === 'Member' || n.kind === 'Index') reads = true
   })
   const copies = captures.map((slot) => captured(ctx, slot))
   const made = node.body
@@ -300,10 +302,12 @@ function formula(ctx: EmitContext, node: FormulaNode): Emitted {
   const plain = formulaBody(ctx, node, captures, calls, false)
   // Made in a unit's generator, a formula that calls something has its steps too: a collection
   // function given it in a call in slices (`.map(Formula(heavy($1)))`) goes into them, and a
-  // long callee holds no other client. One that calls nothing cannot run long by itself.
+  // long callee holds no other client. One that calls nothing cannot run long by itself, but
+  // for what a member it reads runs (`Formula($1.value.heavy)`: an entity's getter): it has its
+  // steps too, which a loop goes into only over elements that are such hosts (`forHosts`).
   const steps =
-    ctx.yields && calls
-      ? `, function* (rt, th, ag, cx) { ${formulaBody(ctx, node, captures, calls, true)} }`
+    ctx.yields && (calls || reads)
+      ? `, function* (rt, th, ag, cx) { ${formulaBody(ctx, node, captures, calls, true)} }${calls ? '' : ', true'}`
       : ''
   return emitted(
     `rt.formula(${quote(source)}, function (rt, th, ag, cx) { ${plain} }, [${copies.join(', ')}], ${lends}${steps})`,

@@ -52,8 +52,15 @@ $y:=Try($x+1)`)
     expect(plain).not.toContain('yield')
     expect(stepsForm).toContain('yield* ')
     expect(stepsForm).toContain('rt.callSteps(')
-    // One that calls nothing cannot run long by itself: its plain function only.
-    expect(lineOf(source, 'rt.formula("$1.value*2"')).not.toContain('function*')
+    // One that calls nothing cannot run long by itself, but for a member it reads (an entity's
+    // getter): its steps are made for hosts only (`, true`), which a loop goes into only over
+    // elements that are hosts.
+    const reading = lineOf(source, 'rt.formula("$1.value*2"')
+    expect(reading).toContain('function*')
+    expect(reading).toMatch(/\}, true\)/)
+    // One that reads no member, its plain function only.
+    const plainOnly = steps('$k:=Formula($1*2)')
+    expect(plainOnly.slice(plainOnly.indexOf('rt.formula("$1*2"'))).not.toContain('function*')
   })
 
   it('goes into a command written as steps, and calls the others at once', () => {

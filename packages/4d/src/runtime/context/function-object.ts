@@ -60,6 +60,12 @@ export class FourDFunction implements MemberHost {
      * same `$1` object at each call (collection/callbacks.ts).
      */
     readonly readsFirst = false,
+    /**
+     * Its steps matter only for what a member it reads runs (a formula that calls nothing, but
+     * reads `$1.value.heavy`: an entity's getter): a loop over elements none of which has work
+     * to run for a member read (host.ts `READ_STEPS`) calls it plain (collection/callbacks.ts).
+     */
+    readonly forHosts = false,
   ) {
     if (typeof impl === 'function') this.#impl = impl
     else {
@@ -147,10 +153,11 @@ export function formulaObject(
   captured: unknown[],
   readsFirst: boolean,
   steps: StepsImpl | undefined,
+  forHosts = false,
 ): FourDFunction {
   if (!BARE_NAME.test(source)) {
     const made = steps === undefined ? impl : { build: () => impl, buildSteps: () => steps }
-    return new FourDFunction('Formula', made, source, captured, readsFirst)
+    return new FourDFunction('Formula', made, source, captured, readsFirst, forHosts)
   }
   // The method may keep its `$1`: never lent (readsFirst false).
   const single: FunctionImpl = (rt, self, args, cx) => {

@@ -336,7 +336,8 @@ export class Runtime {
    * `readsFirst`: it only reads members of its `$1` (compile/emit/formula-param.ts). A formula
    * that is a project method's bare name passes its own parameters to the method
    * (FunctionClass.md, "Parameters to a single method": `Formula(myMethod)` needs no `($1;$2)`),
-   * which may keep its `$1`.
+   * which may keep its `$1`. `forHosts`: its steps matter only for what a member it reads runs
+   * (it calls nothing: function-object.ts `forHosts`).
    */
   formula(
     source: string,
@@ -344,8 +345,9 @@ export class Runtime {
     captured: unknown[],
     readsFirst = false,
     steps?: StepsImpl,
+    forHosts = false,
   ): FourDFunction {
-    return formulaObject(source, impl, captured, readsFirst, steps)
+    return formulaObject(source, impl, captured, readsFirst, steps, forHosts)
   }
 
   // ---- Parameters ----

@@ -32,7 +32,7 @@ import { DateValue } from '../../values/date-value.js'
 import { sortSteps } from '../../values/sort-steps.js'
 import { finish, type Work } from '../../values/work.js'
 import { byBlocks } from '../../values/resumable.js'
-import { callbackOf, elementParam, stopped } from './callbacks.js'
+import { callbackOf, elementParam, steppedOver, stopped } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { equalSteps } from './equality.js'
 import { compareValues } from './order.js'
@@ -188,7 +188,7 @@ function* reduce(
 ): Work<unknown> {
   const [formula, initValue, ...extra] = args
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
-  const steps = inSlices && cb.stepped
+  const steps = inSlices && steppedOver(cb, self.items)
   let accumulator = initValue
   const items = self.items
   for (let k = 0; k < items.length; k++) {

@@ -12,6 +12,7 @@ import { wrongType } from '../../arguments/arguments.js'
 import type { Runtime } from '../../context/runtime.js'
 import { FourDFunction } from '../../context/function-object.js'
 import type { Work } from '../../values/work.js'
+import { READ_STEPS, type StepsHost } from '../../values/host.js'
 
 /** `$1` of a callback: the element's value and what the callback sets. */
 export type CallbackParam = Record<string, unknown>
@@ -34,6 +35,11 @@ export interface Callback {
    * steps calls `call` (a generator an element is a cost the plain call pays for nothing).
    */
   readonly stepped: boolean
+  /**
+   * Whether its steps matter only over elements that are hosts (a formula that calls nothing but
+   * reads members: `Formula($1.value.heavy)`): `stepped` is false, and a loop asks `steppedOver`.
+   */
+  readonly forHosts: boolean
   /**
    * `$1` for one element, `{value: v}`: a new object, or, for a formula that only reads members
    * of its `$1` (keeps it nowhere, sets nothing on it), the same one each time.
@@ -73,11 +79,23 @@ export function callbackOf(
       const r = yield* returnedSteps(param)
       return r !== undefined ? r : param.result
     },
-    stepped: f.hasSteps,
+    stepped: f.hasSteps && !f.forHosts,
+    forHosts: f.hasSteps && f.forHosts,
     element: elementParam,
     pair: pairParam,
   }
 }
+
+/**
+ * Whether a loop of `cb` over `items` goes into its steps: it is 4D code that calls something, or
+ * reads members and some element has work to run for a member read (an entity: its getters).
+ */
+export function steppedOver(cb: Callback, items: readonly unknown[]): boolean {
+  return cb.stepped || (cb.forHosts && items.some(isStepsHost))
+}
+
+const isStepsHost = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && (v as Partial<StepsHost>)[READ_STEPS] !== undefined
 
 /** A call of `f` as steps: its own when it has them, else its value at once. */
 function* stepsOf(rt: Runtime, f: FourDFunction, params: unknown[]): Work<unknown> {
@@ -104,7 +122,8 @@ function lendingCallback(rt: Runtime, f: FourDFunction, extra: readonly unknown[
     call: returned,
     returnedSteps,
     callSteps: returnedSteps,
-    stepped: f.hasSteps,
+    stepped: f.hasSteps && !f.forHosts,
+    forHosts: f.hasSteps && f.forHosts,
     element(value) {
       one.value = value
       return one
@@ -185,10 +204,11 @@ export function* eachElement(
   take: Take,
 ): Work<Ended> {
   let last: unknown = undefined
+  const stepped = steppedOver(cb, items)
   for (let i = from; i < items.length; i++) {
     const param = cb.element(items[i])
     const ticks = rt.ticks
-    last = cb.stepped ? yield* cb.callSteps(param) : cb.call(param)
+    last = stepped ? yield* cb.callSteps(param) : cb.call(param)
     if (take(last, i) === true || stopped(param)) return { index: i, last }
     if (rt.ticks > ticks) yield
   }
