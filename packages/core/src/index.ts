@@ -391,6 +391,7 @@ export { readInSteps, type ScopeMaker } from './query/read-in-steps.js'
 export { SliceLine, sliceLine, immediateTurn, type NextTurn } from './query/slice-line.js'
 export {
   saveInSteps,
+  fromCollectionSteps,
   dropInSteps,
   newInSteps,
   restrictInSteps,

@@ -36,6 +36,15 @@ exposed Function endlessDrop($size : Integer)
 exposed Function dropSized($low : Integer; $high : Integer) : Integer
 	return ds.Item.query("size >= :1 AND size <= :2"; $low; $high).drop().length
 
+// Items $from to $to renamed through fromCollection: each saved on its own.
+exposed Function renameFrom($from : Integer; $to : Integer; $name : Text) : Integer
+	var $objects : Collection:=New collection
+	var $i : Integer
+	For ($i; $from; $to)
+		$objects.push(New object("ID"; $i; "name"; $name+String($i)))
+	End for
+	return ds.Item.fromCollection($objects).length
+
 // Renames item $key in a transaction: its afterSave runs at the validation.
 exposed Function renameInTransaction($key : Integer; $name : Text) : Text
 	var $item : cs.ItemEntity
@@ -138,6 +147,31 @@ describe('writes in one transaction whose events loop, beside another client', (
     expect((await other.post('Item?$method=update', { __KEY: 27, size: 27 })).status).toBe(200)
     expect((await guest.post('$catalog/dropSized', [27, 29])).json.result).toBe(0)
     expect(await countSized(27, 29)).toBe(0)
+  })
+
+  it('answers a read by key beside a function’s fromCollection() whose saving event loops long', async () => {
+    await passes(10_000_000)
+    const [order, renamed, one] = await beside(() =>
+      guest.post('$catalog/renameFrom', [46, 47, 'Listed']),
+    )
+    await passes(0)
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(renamed.json.result).toBe(2)
+    expect((await other.get('Item(47)')).json.name).toBe('Listed47.')
+  })
+
+  it('ends a function’s fromCollection() meeting an endless saving event with 9410: not saved, not locked', async () => {
+    await passes(-1)
+    const [order, refused, one] = await beside(() =>
+      guest.post('$catalog/renameFrom', [48, 49, 'Never']),
+    )
+    await passes(0)
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    expect(errCodes(refused.json)[0]).toBe(9410)
+    expect((await other.get('Item(48)')).json.name).toBe('Item48.')
+    expect((await other.post('Item?$method=update', { __KEY: 48, name: 'Free' })).status).toBe(200)
   })
 
   it('answers a read by key beside a $refresh whose saving event loops long: nothing saved', async () => {

@@ -2,7 +2,7 @@
  * @module 4D's DataClass functions (docs/API/DataClassClass.md) on `ds.Employee`, each core's
  * DataClass member of the same name; `new()` gives a new entity (core's draft) to fill and save.
  */
-import { newInSteps, readInSteps, restrictInSteps } from '@entistore/core'
+import { fromCollectionSteps, newInSteps, readInSteps, restrictInSteps } from '@entistore/core'
 import { coreSteps, defineMembers, type MemberImpl, type MemberSteps } from '../member-kit.js'
 import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
@@ -56,6 +56,16 @@ const READING = ['all', 'get', 'getCount'] as const
 export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', MEMBERS, {
   ...Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
   query: readingSteps(MEMBERS.query!, (self, args) => queryAhead(self.world, self.dataClass, args)),
+  // Each object's save, its events in steps (core's `fromCollectionSteps`), the restrict its
+  // lookups by key ask answered ahead: an event that loops holds no other client.
+  *fromCollection(self, [objects]) {
+    yield* coreSteps(restrictInSteps(self.dataClass))
+    const list = self.world.fromFourD(objects)
+    const saved = yield* coreSteps(
+      fromCollectionSteps(self.dataClass, Array.isArray(list) ? list : []),
+    )
+    return self.world.toFourD(saved)
+  },
   // The new entity's `Class constructor` in steps (core's `newInSteps`): one that loops holds no
   // other client.
   *new(self) {

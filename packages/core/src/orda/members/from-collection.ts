@@ -33,14 +33,45 @@ export interface FromCollectionSettings {
 
 /** The row ids of the entities the objects created or updated, in the collection's order. */
 export function fromCollectionRows(dc: MemberClass, objects: readonly object[]): number[] {
-  if (!Array.isArray(objects))
-    fail('InvalidParameter', ['fromCollection', describeValue(objects), 'a collection of objects'])
   const rows: number[] = []
-  for (const object of objects as readonly unknown[]) rows.push(saveObject(dc, object).rowId)
+  for (const object of collectionObjects(objects)) {
+    const write = objectWrite(dc, object)
+    rows.push(
+      (write.kind === 'create'
+        ? dc.create(write.values)
+        : write.kind === 'update'
+          ? dc.update(write.entity.key, write.values, write.check)
+          : write.entity
+      ).rowId,
+    )
+  }
   return rows
 }
 
-function saveObject(dc: MemberClass, object: unknown): MemberEntity {
+/** The objects of `fromCollection`'s collection; anything else is refused. */
+export function collectionObjects(objects: unknown): readonly unknown[] {
+  if (!Array.isArray(objects))
+    fail('InvalidParameter', ['fromCollection', describeValue(objects), 'a collection of objects'])
+  return objects
+}
+
+/**
+ * What one object of the collection writes: a creation, an update (its stamp checked when given),
+ * or nothing (the entity as it is: a save with no change writes nothing in 4D, its stamp still
+ * checked here). What the plain member and its steps (data-class-steps.ts) each run.
+ */
+export type ObjectWrite =
+  | { readonly kind: 'create'; readonly values: Record<string, unknown> }
+  | {
+      readonly kind: 'update'
+      readonly entity: MemberEntity
+      readonly values: Record<string, unknown>
+      readonly check: { readonly stamp: number } | undefined
+    }
+  | { readonly kind: 'same'; readonly entity: MemberEntity }
+
+/** The write of `object` (see the module note). */
+export function objectWrite(dc: MemberClass, object: unknown): ObjectWrite {
   if (typeof object !== 'object' || object === null || Array.isArray(object))
     fail('InvalidParameter', ['fromCollection', describeValue(object), 'an object'])
   const given = object as Readonly<Record<string, unknown>>
@@ -55,27 +86,25 @@ function saveObject(dc: MemberClass, object: unknown): MemberEntity {
       // The key stays; a key given as is that differs from the one found by `__KEY` is refused by
       // the update (a primary key cannot change).
       if (asIs === found.key) delete values[keyName]
-      return update(dc, found, values, given['__STAMP'])
+      return updateOf(dc, found, values, given['__STAMP'])
     }
   }
-  return dc.create(values)
+  return { kind: 'create', values }
 }
 
-function update(
+function updateOf(
   dc: MemberClass,
   entity: MemberEntity,
   values: Record<string, unknown>,
   stamp: unknown,
-): MemberEntity {
+): ObjectWrite {
   const check = typeof stamp === 'number' ? { stamp } : undefined
-  if (Object.keys(values).length > 0) return dc.update(entity.key, values, check)
-  // Nothing to write: the entity as it is (a save with no change writes nothing in 4D), its
-  // stamp still checked.
+  if (Object.keys(values).length > 0) return { kind: 'update', entity, values, check }
   if (check && check.stamp !== entity.stamp)
     fail('StampChanged', [entity.rowId, dc.name], {
       details: { dataClass: dc.name, key: entity.key, stamp: entity.stamp, given: check.stamp },
     })
-  return entity
+  return { kind: 'same', entity }
 }
 
 /** The properties of `given` to write: attributes a write may name, with values of their type. */

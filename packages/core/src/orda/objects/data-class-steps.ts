@@ -2,13 +2,18 @@
  * @module A dataclass's saves and drops as work in steps (orda/writes/write-steps.ts), for a
  * transport that runs them in slices with `workInTurns` (the REST interface's `$method=update`
  * and `$method=delete`), which runs the write they give with `writeInSteps` (its after-events in
- * steps): a restrict or an entity event that loops holds no other client.
+ * steps): a restrict or an entity event that loops holds no other client; and `fromCollection`'s
+ * saves, for 4D code's in a call in slices.
  */
 import type { Work } from '../../query/slices.js'
 import { toKey } from '../../store/keys.js'
 import type { Assignments, WriteCheck } from '../../txn/transaction.js'
 import { restrictionReady } from '../restrict/restrict.js'
 import { dropSteps, saveSteps } from '../writes/write-steps.js'
+import { writeInSteps } from '../writes/after-commit.js'
+import { collectionObjects, objectWrite } from '../members/from-collection.js'
+import { ORDERED } from '../selections/selection-traits.js'
+import type { EntitySelection } from './entity-selection.js'
 import type { WriteValues } from './attribute-types.js'
 import type { DataClass } from './data-class.js'
 import type { Entity } from './entity.js'
@@ -57,4 +62,32 @@ export function dropInSteps(dc: DataClass, key: unknown, check?: WriteCheck): Wo
  */
 export function restrictInSteps(dc: DataClass): Work<void> {
   return restrictionReady(dc)
+}
+
+/**
+ * `dc.fromCollection(objects)` as work in steps: each object's write (from-collection.ts
+ * `objectWrite`) as `saveInSteps` runs it, then its after-events in steps (`writeInSteps`), a step
+ * between two objects; each saved on its own, as the plain member saves them (a failure throws,
+ * the objects before it saved). What 4D code's `ds.Item.fromCollection($c)` runs in a call in
+ * slices: an event that loops holds no other client.
+ */
+export function* fromCollectionSteps<M extends ModelTypes, N extends DataClassName<M>>(
+  dc: DataClass<M, N>,
+  objects: readonly object[],
+): Work<EntitySelection<M, N>> {
+  const rows: number[] = []
+  for (const object of collectionObjects(objects)) {
+    if (rows.length > 0) yield
+    const write = objectWrite(dc as unknown as DataClass, object)
+    if (write.kind === 'same') {
+      rows.push(write.entity.rowId)
+      continue
+    }
+    const save =
+      write.kind === 'create'
+        ? yield* saveSteps(dc, undefined, write.values)
+        : yield* saveSteps(dc, write.entity.key, write.values, write.check)
+    rows.push((yield* writeInSteps(save)).rowId)
+  }
+  return dc.select(rows, undefined, ORDERED)
 }
