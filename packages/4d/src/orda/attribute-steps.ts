@@ -15,6 +15,7 @@ import {
   EntitySelection,
   getterSteps,
   hasGetterSteps,
+  pathReachInSteps,
   restrictInSteps,
   withAnswersAhead,
   type AttributeDef,
@@ -128,6 +129,35 @@ export function getterAhead(entity: Read, name: string): Work<unknown> | undefin
 function computedOn(read: Entity | EntityDraft, name: string): Entity | null {
   if (read instanceof Entity) return read
   return name in read.changes ? null : (read.base as Entity | null)
+}
+
+/**
+ * `entity.name` in steps when `name` is an alias (`Alias taskHeavy task.heavy`): the restricts of
+ * the dataclasses its path reaches answered ahead in steps (core's `pathReachInSteps`), then the
+ * getters with steps it ends on called in steps (`gettersOfPaths`), then `read()`, the plain
+ * read, which finds both. Undefined for any other attribute, or a draft's (read at once).
+ */
+export function aliasAhead(
+  entity: Read,
+  name: string,
+  read: () => unknown,
+): Work<unknown> | undefined {
+  if (entity.draft !== null) return undefined
+  const saved = entity.entity!
+  const attr = saved.dataClass.def.attributesByName.get(name)
+  if (attr?.kind !== 'alias') return undefined
+  return aliasRead(saved.dataClass as DataClass, attr.path.join('.'), saved, read)
+}
+
+function* aliasRead(
+  dc: DataClass,
+  path: string,
+  saved: Entity,
+  read: () => unknown,
+): Work<unknown> {
+  yield* coreSteps(pathReachInSteps(dc, path, true))
+  const work = gettersOfPaths(dc, [path], 'filter', () => [saved], read)
+  return work === undefined ? read() : yield* work
 }
 
 /**

@@ -47,6 +47,8 @@ describe('a guest attacking a project’s 4D code', () => {
       task: { __KEY: '1' },
     })
     expect(assigned.status, JSON.stringify(assigned.json)).toBe(200)
+    const second = await guest.post('Employee?$method=update', { __KEY: '2', task: { __KEY: '2' } })
+    expect(second.status, JSON.stringify(second.json)).toBe(200)
   })
 
   // A heavy read (a function's call when `path` starts with POST), and a read by key of another
@@ -252,9 +254,13 @@ describe('a guest attacking a project’s 4D code', () => {
   // A function's code that reads a task's getter (`ds.Task.get($id).heavy`) goes into the
   // getter's steps (4d's orda/attribute-steps.ts): the slices stop inside the getter's loop, and
   // the read's value is the one its call returned.
+  // So does one read through an alias of an employee (`Alias taskHeavy task.heavy`): employee 1's
+  // task is the first, employee 2's the second (assigned below).
   for (const [fn, id, answer] of [
     ['readHeavy', 1, { status: 200, result: 10_000_001 }],
     ['readEndless', 2, { status: 422, code: 9410 }],
+    ['readTaskHeavy', 1, { status: 200, result: 10_000_001 }],
+    ['readTaskEndless', 2, { status: 422, code: 9410 }],
   ] as const)
     it(`answers a read by key beside a function reading a getter that loops (${fn})`, async () => {
       const beside = await answeredBeside(

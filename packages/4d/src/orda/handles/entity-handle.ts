@@ -27,7 +27,7 @@ import {
   type MemberReader,
 } from '../../runtime/values/host.js'
 import type { Work } from '../../runtime/values/work.js'
-import { entityAsks, getterAhead, relationAhead, setAhead } from '../attribute-steps.js'
+import { aliasAhead, entityAsks, getterAhead, relationAhead, setAhead } from '../attribute-steps.js'
 import { classNameOf, classSetter, NONE, OrdaHandle, runtimeNow, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import { fromCoreError, viaCore } from '../core-errors.js'
@@ -160,7 +160,8 @@ export class EntityHandle extends OrdaHandle {
   [READ_STEPS](name: string): Work<unknown> | undefined {
     return (
       relationAhead(this.dataClass, name, (attr) => entityAsks(this.entity, this.draft, attr)) ??
-      getterAhead(this, name)
+      getterAhead(this, name) ??
+      aliasAhead(this, name, () => this.attribute(name))
     )
   }
 
@@ -200,10 +201,11 @@ function readerOf(def: DataClassDef, attr: AttributeDef): MemberReader {
           ? relationReader(def, attr)
           : otherReader(def, attr)
     // A relation's read may have its dataclass's restrict made ahead, a getter with steps its call
-    // made in steps (READ_STEPS).
+    // made in steps, an alias both along its path (READ_STEPS).
     if (
       attr.kind === 'relatedEntity' ||
       attr.kind === 'relatedEntities' ||
+      attr.kind === 'alias' ||
       (attr.kind === 'calculated' && hasGetterSteps(attr.compute))
     )
       reader = Object.assign(reader, { ahead: true as const })

@@ -66,3 +66,8 @@ exposed Function firstByCriteria() : Text
 // The same as employeesOf, the name given by the query's settings.
 exposed Function employeesNamed($name : Text) : Integer
 	return ds.Employee.query("employer.name = :name"; {parameters: {name: $name}}).length
+
+// An employee's employer's name through the alias employerName, read as a member: the
+// restrict of Company first (Null when it hides the employer).
+exposed Function employerNameOf($id : Integer) : Variant
+	return ds.Employee.get($id).employerName

@@ -35,6 +35,13 @@ exposed Function readHeavy($id : Integer) : Integer
 exposed Function readEndless($id : Integer) : Integer
 	return ds.Task.get($id).endless
 
+// The same through an employee's aliases of its task's getters.
+exposed Function readTaskHeavy($id : Integer) : Integer
+	return ds.Employee.get($id).taskHeavy
+
+exposed Function readTaskEndless($id : Integer) : Integer
+	return ds.Employee.get($id).taskEndless
+
 // The tasks' getters read by their names: `$filter` a text or a collection, the window given
 // (all of them without `$howMany`).
 // The tasks whose getter heavy (or endless) passes $min: a query of a getter, and its max.
