@@ -70,6 +70,18 @@ describe('a function reading through a relation whose restrict loops', () => {
       expect((await heavy()).json.result).toEqual(expected)
     })
 
+  it('answers a read by key beside a toCollection() and a toObject() through the relation, right', async () => {
+    await loopLong()
+    const [order, read, one] = await beside(call('employersCollected'))
+    expect(order).toEqual(['key', 'heavy'])
+    expect(one.json.name).toBe('Lot3')
+    await guest.post('$catalog/passes', [0])
+    const plain = (await guest.post('$catalog/employersCollected', [])).json.result
+    expect(read.json.result).toBe(plain)
+    // Employee 1's employer is the closed company: hidden, the others read.
+    expect(plain).toContain('Globex')
+  })
+
   it('ends a query through the relation whose restrict never ends with 9410, serving others', async () => {
     await guest.post('$catalog/passes', [-1])
     const [order, refused, one] = await beside(call('employeesOf', 'Globex'))

@@ -12,7 +12,8 @@ import { coreSteps, defineMembers, filterParam } from '../member-kit.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import { DK, hasFlag } from '../options.js'
-import { filterPaths, gettersOfPaths } from '../attribute-steps.js'
+import { filterPaths } from '../attribute-steps.js'
+import { pathsRead } from '../path-reads.js'
 import { plainToFourD } from '../convert.js'
 
 const toFourD = (self: EntityHandle, v: unknown): unknown => self.world.toFourD(v)
@@ -129,11 +130,11 @@ export const ENTITY_MEMBERS = defineMembers(
       if (draft === null) return toFourD(self, { success: true })
       return savedAnswer(self, draft, yield* coreSteps(draft.saveSteps(saveOptions(mode))))
     },
-    // The getters with steps its filter names (`toObject("ID, heavy")`), called in steps first,
-    // then the member, which finds their values (attribute-steps.ts `gettersOfPaths`); at once
-    // when it names none.
+    // The restricts its relation paths reach and the getters with steps its filter names
+    // (`toObject("ID, employer.heavy")`), in steps first, then the member, which finds them
+    // (path-reads.ts `pathsRead`); at once when it reaches none.
     toObject: (self, args) =>
-      gettersOfPaths(
+      pathsRead(
         self.dataClass,
         filterPaths(filterParam(args[0])),
         'filter',

@@ -27,12 +27,8 @@ import {
 } from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
 import { queryOf } from './query-args.js'
-import {
-  askingGetterSteps,
-  filterPaths,
-  gettersOfPaths,
-  type PathsRead,
-} from '../attribute-steps.js'
+import { askingGetterSteps, filterPaths, type PathsRead } from '../attribute-steps.js'
+import { pathsRead } from '../path-reads.js'
 import { orderAhead, pathsAhead, queryAhead } from './reach-ahead.js'
 import { SelectionHandle } from '../handles/selection-handle.js'
 import type { Work } from '../../runtime/values/work.js'
@@ -234,9 +230,9 @@ const after = (
 
 /**
  * Member `name` as steps when it reads `paths` (as `how` says) of the entities `entities()`
- * gives (those the member reads): the getters with steps they end on called for them in steps,
- * then the member, which finds their values (attribute-steps.ts `gettersOfPaths`); none
- * (undefined: the member runs at once) when they end on none.
+ * gives (those the member reads): the restricts its relation paths reach answered ahead, the
+ * getters with steps they end on called for them, in steps, then the member, which finds them
+ * (path-reads.ts `pathsRead`); none (undefined: the member runs at once) when they reach neither.
  */
 const readingPaths =
   (
@@ -246,7 +242,7 @@ const readingPaths =
     entities: (self: SelectionHandle, args: unknown[]) => Iterable<Entity | null>,
   ): MemberSteps<SelectionHandle> =>
   (self, args, rt) =>
-    gettersOfPaths(
+    pathsRead(
       dataClassOf(self),
       paths(args),
       how,

@@ -71,3 +71,10 @@ exposed Function employeesNamed($name : Text) : Integer
 // restrict of Company first (Null when it hides the employer).
 exposed Function employerNameOf($id : Integer) : Variant
 	return ds.Employee.get($id).employerName
+
+// The first employees with their employer's name, by toCollection (and toObject) through the
+// relation: the restrict of Company first.
+exposed Function employersCollected() : Text
+	var $employees : cs.EmployeeSelection
+	$employees:=ds.Employee.query("ID <= :1"; 4).orderBy("ID asc")
+	return JSON Stringify($employees.toCollection("ID, employer.name"))+JSON Stringify($employees.first().toObject("employer.name"))
