@@ -225,6 +225,25 @@ describe('a guest attacking a project’s 4D code', () => {
     expect(rest.json.__ENTITIES.map((e: Json) => e.endless)).toEqual([1, 3])
   })
 
+  type Answer = { readonly status: number } & (
+    { readonly code: number } | { readonly result: unknown }
+  )
+
+  // A call of function `fn`, and a read by key of employee `n` sent once it started: the read is
+  // answered first, and the call as `answer` says (its error's code, or its result).
+  async function callBeside(fn: string, args: unknown[], n: number, answer: Answer): Promise<void> {
+    const beside = await answeredBeside(
+      () => guest.post(`$catalog/${fn}`, args),
+      () => other.get(`Employee(${n})`),
+    )
+    const [ended, one] = [beside.heavy, beside.light]
+    expect(beside.order).toEqual(['light', 'heavy'])
+    expect(one.json.lastname).toBe(`Last${n}`)
+    expect(ended.status).toBe(answer.status)
+    if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
+    else expect(ended.json.result).toBe(answer.result)
+  }
+
   // A function's code runs in slices (sliced-call.ts): a loop, endless or long, holds no one; nor
   // does a builtin that runs long, which stops inside its own work (runtime/values/work.ts). The
   // builtins' calls run no loop of 4D code of their own (the numbers are made before).
@@ -239,16 +258,7 @@ describe('a guest attacking a project’s 4D code', () => {
     it(`answers a read by key beside ${what}, which ends as it would alone`, async () => {
       if (fn === 'sorted' || fn === 'parsed' || fn === 'mapped')
         expect((await guest.post('$catalog/prepare', [NUMBERS])).json.result).toBe(NUMBERS)
-      const beside = await answeredBeside(
-        () => guest.post(`$catalog/${fn}`, [...args]),
-        () => other.get('Employee(5)'),
-      )
-      const [ended, one] = [beside.heavy, beside.light]
-      expect(beside.order).toEqual(['light', 'heavy'])
-      expect(one.json.lastname).toBe('Last5')
-      expect(ended.status).toBe(answer.status)
-      if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
-      else expect(ended.json.result).toBe(answer.result)
+      await callBeside(fn, [...args], 5, answer)
     })
 
   // A function's code that reads a task's getter (`ds.Task.get($id).heavy`) goes into the
@@ -263,16 +273,7 @@ describe('a guest attacking a project’s 4D code', () => {
     ['readTaskEndless', 2, { status: 422, code: 9410 }],
   ] as const)
     it(`answers a read by key beside a function reading a getter that loops (${fn})`, async () => {
-      const beside = await answeredBeside(
-        () => guest.post(`$catalog/${fn}`, [id]),
-        () => other.get('Employee(9)'),
-      )
-      const [ended, one] = [beside.heavy, beside.light]
-      expect(beside.order).toEqual(['light', 'heavy'])
-      expect(one.json.lastname).toBe('Last9')
-      expect(ended.status).toBe(answer.status)
-      if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
-      else expect(ended.json.result).toBe(answer.result)
+      await callBeside(fn, [id], 9, answer)
     })
 
   // A function's query or aggregate of a task's getter is a read in steps (core's readInSteps):
@@ -283,15 +284,6 @@ describe('a guest attacking a project’s 4D code', () => {
     ['a query that never ends', 'tasksOver', ['endless', 0], { status: 422, code: 9410 }],
   ] as const)
     it(`answers a read by key beside ${what} of a getter that loops in a function`, async () => {
-      const beside = await answeredBeside(
-        () => guest.post(`$catalog/${fn}`, [...args]),
-        () => other.get('Employee(7)'),
-      )
-      const [ended, one] = [beside.heavy, beside.light]
-      expect(beside.order).toEqual(['light', 'heavy'])
-      expect(one.json.lastname).toBe('Last7')
-      expect(ended.status).toBe(answer.status)
-      if ('code' in answer) expect(errCodes(ended.json)[0]).toBe(answer.code)
-      else expect(ended.json.result).toBe(answer.result)
+      await callBeside(fn, [...args], 7, answer)
     })
 })
