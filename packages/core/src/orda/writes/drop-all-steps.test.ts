@@ -131,13 +131,24 @@ describe('4D’s entitySelection.drop() in steps (dropKeptSteps)', () => {
     // Two stops in each dropping event, one between two tried, one in each afterDrop of the two.
     expect(stops).toBe(3 * 2 + 2 + 2)
     expect(dropped).toEqual([1, 3])
-    expect(crate.all().toArray().map((e) => e.get('ID'))).toEqual([2])
+    expect(
+      crate
+        .all()
+        .toArray()
+        .map((e) => e.get('ID')),
+    ).toEqual([2])
     expect(ds.transactionLevel()).toBe(0)
     expect(ds.locks.size).toBe(0)
     // The same answer as the plain drop gives.
     const plain = crates()
     plain.crate.update(2, { label: 'keep' })
-    expect(plain.crate.all().drop().toArray().map((e) => e.get('ID'))).toEqual([2])
+    expect(
+      plain.crate
+        .all()
+        .drop()
+        .toArray()
+        .map((e) => e.get('ID')),
+    ).toEqual([2])
   })
 
   it('stops at the first refusal with stopOnFirstError, the ones before it dropped', () => {
@@ -146,7 +157,12 @@ describe('4D’s entitySelection.drop() in steps (dropKeptSteps)', () => {
     const kept = rows(ds, [2])
     expect(driven(dropKeptSteps(crate, crate.all(), true)).value).toEqual(kept)
     expect(dropped).toEqual([1])
-    expect(crate.all().toArray().map((e) => e.get('ID'))).toEqual([2, 3])
+    expect(
+      crate
+        .all()
+        .toArray()
+        .map((e) => e.get('ID')),
+    ).toEqual([2, 3])
   })
 
   it('keeps the drops away from the others until its own transaction is validated', () => {
