@@ -74,6 +74,10 @@ Function get extracted() : Text
 
 Function get mapped() : Text
 \treturn JSON Stringify(New collection(ds.Task.get(3); ds.Task.get(1)).map(Formula($1.value.heavy)))
+
+Function get sorted() : Text
+\tvar $c : Collection:=New collection(ds.Task.get(3); ds.Task.get(1); ds.Task.get(2))
+\treturn JSON Stringify($c.sort(Formula($1.value.heavy<$1.value2.heavy)).map(Formula($1.value.ID)))
 `
 
 const DATASTORE = `Class extends DataStoreImplementation
@@ -98,6 +102,7 @@ const COMPUTED = [
   'objected',
   'extracted',
   'mapped',
+  'sorted',
 ] as const
 
 function tasks(roles?: RolesJson): Datastore {
@@ -242,6 +247,16 @@ describe('a getter read by 4D code running in steps', () => {
     expect(value).toBe(JSON.stringify([HEAVY + 2, HEAVY]))
     expect(steps).toBeGreaterThan(2 * STOPS)
     expect(ds.call('calls')).toBe(2)
+  })
+
+  // So does a sort by such a formula: each comparison's two getter calls in steps.
+  it("goes into each element's getter through a sort by formula ($c.sort(Formula(…)))", () => {
+    const ds = tasks()
+    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'sorted')
+    expect(value).toBe(JSON.stringify([1, 2, 3]))
+    const calls = ds.call('calls') as number
+    expect(calls).toBeGreaterThanOrEqual(4)
+    expect(steps).toBeGreaterThan(calls * STOPS)
   })
 
   // Through a selection (attribute-steps.ts `gettersOfSelection`): each member's call in steps.

@@ -27,7 +27,7 @@ import { isPlainObject } from '../../values/kinds.js'
 import { likeSource } from '../../values/shared.js'
 import { sortSteps, type SortCompare } from '../../values/sort-steps.js'
 import type { Work } from '../../values/work.js'
-import { callbackOf } from './callbacks.js'
+import { callbackOf, steppedOver } from './callbacks.js'
 import type { CollectionFunctionSpec } from './define.js'
 import { compareValues } from './order.js'
 import { pathSteps, readPath } from './paths.js'
@@ -43,19 +43,21 @@ const ascending: Compare = (a, b) => compareValues(a, b)
  * sortSteps asks (whether a later element goes before an earlier one), one call a comparison.
  * Asked `bothWays` (`.multiSort()`, whose ties other collections break), a callback that says
  * `a` does not come before `b` is asked again the other way: 1 when `b` comes before `a`, 0 for a
- * tie. In a call in slices (`inSlices`), a callback that has steps (4D code) is gone into; any
- * other is called at once (a generator a comparison would cost it for nothing).
+ * tie. In a call in slices (`inSlices`), a callback that has steps (4D code, or a formula reading
+ * members of `items` that have work to run for a member read: callbacks.ts `steppedOver`) is
+ * gone into; any other is called at once (a generator a comparison would cost it for nothing).
  */
 function callbackOrder(
   rt: Runtime,
   fn: string,
   [formula, ...extra]: unknown[],
+  items: readonly unknown[],
   inSlices: boolean,
   bothWays = false,
 ): SortCompare<unknown> {
   const cb = callbackOf(rt, `.${fn}()`, formula, extra)
   const before = (a: unknown, b: unknown): boolean => cb.call(cb.pair(a, b)) === true
-  if (!inSlices || !cb.stepped)
+  if (!inSlices || !steppedOver(cb, items))
     return (a, b) => (before(a, b) ? -1 : bothWays && before(b, a) ? 1 : 0)
   function* beforeSteps(a: unknown, b: unknown): Work<boolean> {
     return (yield* cb.callSteps(cb.pair(a, b))) === true
@@ -77,7 +79,8 @@ function* sortInPlace(
   args: unknown[],
   inSlices = false,
 ): Work<Collection> {
-  const compare = args[0] === undefined ? ascending : callbackOrder(rt, 'sort', args, inSlices)
+  const compare =
+    args[0] === undefined ? ascending : callbackOrder(rt, 'sort', args, self.items, inSlices)
   putInPlace(self.items, yield* sortSteps(rt, self.items, compare))
   return self
 }
@@ -89,7 +92,7 @@ function* orderByMethod(
   args: unknown[],
   inSlices = false,
 ): Work<Collection> {
-  const compare = callbackOrder(rt, 'orderByMethod', args, inSlices)
+  const compare = callbackOrder(rt, 'orderByMethod', args, self.items, inSlices)
   return likeSource(self, new Collection(yield* sortSteps(rt, self.items, compare)))
 }
 
@@ -232,5 +235,10 @@ function multiSortOf(
 ): Work<Collection> {
   if (args.length === 0) return sortInPlace(rt, self, [], inSlices)
   if (args[0] instanceof Collection) return multiSort(rt, self, args[0])
-  return multiSort(rt, self, args[1], callbackOrder(rt, 'multiSort', [args[0]], inSlices, true))
+  return multiSort(
+    rt,
+    self,
+    args[1],
+    callbackOrder(rt, 'multiSort', [args[0]], self.items, inSlices, true),
+  )
 }
