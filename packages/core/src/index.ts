@@ -386,7 +386,7 @@ export {
 } from './query/getters-ahead.js'
 export type { GetterAnswer, GetterCall } from './query/getters-ahead.js'
 // Work that runs in slices on its own (a save whose events run in steps), a turn between two.
-export { workInTurns } from './query/work-in-turns.js'
+export { workInTurns, WORK_SLICE_MS } from './query/work-in-turns.js'
 export { readInSteps, type ScopeMaker } from './query/read-in-steps.js'
 export { SliceLine, sliceLine, immediateTurn, type NextTurn } from './query/slice-line.js'
 export {

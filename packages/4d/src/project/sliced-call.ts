@@ -2,8 +2,9 @@
  * @module A call of a project's function run in slices, as 4D runs a request's code in a process
  * of its own: a long call, or one that never ends, holds no other client. Its code is the
  * function's generator (compile/emit/context.ts `steps`), which stops at its budget's checks
- * (every 4,096 loop passes and calls); a slice runs it for SLICE_MS on the datastore's clock, the
- * first at once (most calls end in it, answered with no Promise), the others in core's line of
+ * (every 4,096 loop passes and calls); a slice runs it for core's WORK_SLICE_MS (5 ms) on the
+ * datastore's clock, the first at once (most calls end in it, answered with no Promise), the
+ * others in core's line of
  * slices (`sliceLine`: one slice of any work a turn of the event loop, after the turn's I/O, so a
  * read by key that came in meanwhile is answered between two slices, however many calls run).
  *
@@ -14,12 +15,15 @@
  * transaction) follow the slices by themselves: they are the async context's, which the line keeps
  * for each slice (core's access/async-scope.ts).
  */
-import { sliceLine, withQueryBudget, type Clock, type QueryBudget } from '@entistore/core'
+import {
+  sliceLine,
+  withQueryBudget,
+  WORK_SLICE_MS,
+  type Clock,
+  type QueryBudget,
+} from '@entistore/core'
 import type { Runtime } from '../runtime/context/runtime.js'
 import { callDepth, setCallDepth } from '../runtime/ops/call-depth.js'
-
-/** The time a slice runs, on the datastore's clock (the query engine's slices run 5 ms too). */
-const SLICE_MS = 5
 
 /** A call between two slices. */
 export interface SlicedCall {
@@ -58,9 +62,12 @@ export function step(
   }
 }
 
-/** One slice of `call`: steps for SLICE_MS, where its context is current (the caller sets the rest). */
+/**
+ * One slice of `call`: steps for core's WORK_SLICE_MS (a save's work in turns runs as long), where
+ * its context is current (the caller sets the rest).
+ */
 export function slice(call: SlicedCall): Sliced {
-  const until = call.clock.now() + SLICE_MS
+  const until = call.clock.now() + WORK_SLICE_MS
   try {
     for (;;) {
       const r = step(call)
