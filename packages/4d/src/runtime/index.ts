@@ -36,6 +36,7 @@ import { COMMANDS } from './commands/index.js'
 import { provideRuntimeParts } from './context/runtime-parts.js'
 import { Runtime } from './context/runtime.js'
 import { STEP_CALLS } from './context/step-calls.js'
+import { SITE_CALLS } from './context/site-calls.js'
 import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
 import { MAIL_ATTACHMENT_CLASS } from './mail/mail-attachment.js'
 import { SMTP_TRANSPORTER_CLASS } from './mail/smtp-transporter.js'
@@ -68,7 +69,8 @@ provideRuntimeParts({
   ],
 })
 
-// The calls a generator of 4D code makes (context/step-calls.ts), beside the operators.
-Object.assign(Runtime.prototype, STEP_CALLS)
+// The calls a generator of 4D code makes (context/step-calls.ts) and the calls at a site
+// (context/site-calls.ts), beside the operators.
+Object.assign(Runtime.prototype, STEP_CALLS, SITE_CALLS)
 
 export { Runtime, type RuntimeOptions } from './context/runtime.js'

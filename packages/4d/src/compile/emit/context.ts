@@ -48,6 +48,8 @@ export class EmitContext {
   readonly #pointerTemps = new Map<string, string>()
   #catches = 0
   #sites = 0
+  // Which sites are calls' (`{ f: null }`, call-sites.ts) rather than member reads' (`{ r: null }`).
+  readonly #callSites = new Set<number>()
   readonly #constants = new Map<string, string>()
   #frame: FormulaFrame | null = null
   /** How many `Try` blocks enclose the statement being generated. */
@@ -120,9 +122,18 @@ export class EmitContext {
     return `s${this.#sites++}`
   }
 
+  /** A new site of a member function's call (`rt.callAt(s0, o, "name", [])`), as `site()`. */
+  callSite(): string {
+    this.#callSites.add(this.#sites)
+    return this.site()
+  }
+
   /** The declarations of the sites, made once with the function (function.ts). */
   siteDeclarations(): string[] {
-    return Array.from({ length: this.#sites }, (_, i) => `s${i} = { r: null }`)
+    return Array.from(
+      { length: this.#sites },
+      (_, i) => `s${i} = { ${this.#callSites.has(i) ? 'f' : 'r'}: null }`,
+    )
   }
 
   /**

@@ -224,9 +224,9 @@ function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[])
           )
     return emitted(
       ctx.calling(
-        'call',
-        'callSteps',
-        `${objectOf(ctx, callee.object, callee.name)}, ${quote(callee.name)}, ${args(ctx, list)}`,
+        'callAt',
+        'callAtSteps',
+        `${ctx.callSite()}, ${objectOf(ctx, callee.object, callee.name)}, ${quote(callee.name)}, ${args(ctx, list)}`,
       ),
     )
   }

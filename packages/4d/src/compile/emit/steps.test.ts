@@ -22,7 +22,7 @@ describe('a unit generated as steps', () => {
     const source = steps('While (True)\n$n:=This.f($n)\nEnd while')
     expect(source).toContain('return function* (rt, th, ag, cx)')
     expect(lineOf(source, 'while')).toContain('yield;')
-    expect(lineOf(source, '"f"')).toContain('rt.callSteps(th, "f"')
+    expect(lineOf(source, '"f"')).toMatch(/rt\.callAtSteps\(s\d+, th, "f"/)
     expect(lineOf(source, '"f"')).toContain('yield*')
   })
 
@@ -38,7 +38,7 @@ $y:=Try($x+1)`)
     expect(source).toContain(', l0) ?? (yield* rt.useWait(t0, l0))')
     const use = source.slice(source.indexOf('rt.useTry('), source.indexOf('rt.useEnd('))
     expect(use).toContain('rt.tick(); yield;')
-    expect(use).toContain('rt.callSteps(th, "f"')
+    expect(use).toMatch(/rt\.callAtSteps\(s\d+, th, "f"/)
     expect(lineOf(source, '$x') || lineOf(source, 'v1 =')).toContain('(yield* (function* () {')
     // An expression that cannot stop keeps its plain function.
     expect(lineOf(source, 'v2 =')).toContain('(() => {')
@@ -48,10 +48,10 @@ $y:=Try($x+1)`)
     const source = steps('$g:=Formula(This.f($1))\n$h:=Formula($1.value*2)')
     const made = source.slice(source.indexOf('rt.formula("This.f($1)"'))
     const [plain, stepsForm] = made.split('function* (rt, th, ag, cx)') as [string, string]
-    expect(plain).toContain('rt.call(')
+    expect(plain).toContain('rt.callAt(')
     expect(plain).not.toContain('yield')
     expect(stepsForm).toContain('yield* ')
-    expect(stepsForm).toContain('rt.callSteps(')
+    expect(stepsForm).toContain('rt.callAtSteps(')
     // One that calls nothing cannot run long by itself, but for a member it reads (an entity's
     // getter): its steps are made for hosts only (`, true`), which a loop goes into only over
     // elements that are hosts.

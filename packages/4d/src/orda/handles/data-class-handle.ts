@@ -27,6 +27,14 @@ export class DataClassHandle extends OrdaHandle {
     return this.dataClass.name
   }
 
+  protected get shape(): object {
+    return this.dataClass.def
+  }
+
+  protected ownsMember(name: string): boolean {
+    return this.dataClass.def.attributesByName.has(name)
+  }
+
   core(): DataClass {
     return this.dataClass
   }

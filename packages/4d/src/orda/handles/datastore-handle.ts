@@ -24,6 +24,14 @@ export class DatastoreHandle extends OrdaHandle {
     return 'DataStore'
   }
 
+  protected get shape(): object {
+    return this.world.datastore
+  }
+
+  protected ownsMember(name: string): boolean {
+    return this.world.datastore.findDataClass(name) !== undefined
+  }
+
   core(): Datastore {
     return this.world.datastore
   }

@@ -94,6 +94,14 @@ export class EntityHandle extends OrdaHandle {
     return classNameOf(this.dataClass, 'Entity')
   }
 
+  protected get shape(): object {
+    return this.dataClass.def
+  }
+
+  protected ownsMember(name: string): boolean {
+    return this.dataClass.def.attributesByName.has(name)
+  }
+
   /** The entity as core takes it (a relation's value, a function's result): saved, or the draft. */
   core(): Entity | EntityDraft {
     return this.entity ?? this.draft!

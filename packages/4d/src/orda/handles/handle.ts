@@ -7,9 +7,19 @@
  * the ORDA class, else the ORDA class itself, whose functions are 4D's members (builtin-classes.ts).
  */
 import type { ClassObject } from '../../runtime/context/class-object.js'
+import { classEpoch } from '../../runtime/context/class-store.js'
 import { currentRuntime } from '../../runtime/context/current.js'
 import type { Runtime } from '../../runtime/context/runtime.js'
-import { CLASS_OF, GET_MEMBER, type ClassHost, type MemberHost } from '../../runtime/values/host.js'
+import {
+  CLASS_OF,
+  GET_MEMBER,
+  MEMBER_FUNCTION,
+  MISS,
+  type ClassHost,
+  type FunctionFinder,
+  type FunctionHost,
+  type MemberHost,
+} from '../../runtime/values/host.js'
 import type { OrdaKind } from '../orda-kind.js'
 import type { World } from '../world-shape.js'
 
@@ -29,7 +39,7 @@ export function classNameOf(dc: { readonly name: string }, kind: 'Entity' | 'Sel
 export const NONE: unique symbol = Symbol('none') as never
 export type Found = unknown
 
-export abstract class OrdaHandle implements MemberHost, ClassHost {
+export abstract class OrdaHandle implements MemberHost, ClassHost, FunctionHost {
   // Fields declared and assigned, not defined (ES2022's class fields): a handle is made for each
   // entity a loop reaches and each relation read, and a defined field costs ~4× an assigned one.
   declare readonly world: World
@@ -63,6 +73,14 @@ export abstract class OrdaHandle implements MemberHost, ClassHost {
     return NONE
   }
 
+  /**
+   * What, beside the classes, decides what a name is for this object (its model: a dataclass's
+   * definition, the datastore): two handles of one kind and one shape find a name alike.
+   */
+  protected abstract get shape(): object
+  /** Whether `name` is the kind's own member (an attribute, a property), not its class's. */
+  protected abstract ownsMember(name: string): boolean
+
   /** The class its functions come from: the project's, or the ORDA class. */
   classObject(rt: Runtime | undefined = runtimeNow()): ClassObject {
     const builtin = this.world.builtin(this.kind)
@@ -85,6 +103,32 @@ export abstract class OrdaHandle implements MemberHost, ClassHost {
     const getter = cls.findGetter(name)
     if (getter !== undefined && rt !== undefined) return getter.invoke(rt, this.asThis(), [])
     return cls.findFunction(name)
+  }
+
+  /**
+   * The finder of the function `name` names for the handles of this kind and shape seen by
+   * `classes` (call-sites.ts): found as GET_MEMBER finds it; none when the name is the kind's own
+   * member or a computed property, which GET_MEMBER finds before any function.
+   */
+  [MEMBER_FUNCTION](name: string, classes: object): FunctionFinder | undefined {
+    const rt = runtimeNow()
+    if (rt === undefined || rt.cs !== classes || this.ownsMember(name)) return undefined
+    const cls = this.classObject(rt)
+    if (cls.findGetter(name) !== undefined) return undefined
+    const fn = cls.findFunction(name)
+    if (fn === undefined) return undefined
+    const kind = this.constructor
+    const { world, shape } = this
+    const epoch = classEpoch()
+    return (target, seen) =>
+      target instanceof OrdaHandle &&
+      target.constructor === kind &&
+      target.world === world &&
+      seen === classes &&
+      classEpoch() === epoch &&
+      target.shape === shape
+        ? fn
+        : MISS
   }
 }
 

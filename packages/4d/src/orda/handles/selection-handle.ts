@@ -17,6 +17,9 @@ import { classNameOf, NONE, OrdaHandle, type Found } from './handle.js'
 import type { OrdaKind } from '../orda-kind.js'
 import type { World } from '../world-shape.js'
 
+/** The properties of a selection's kind (`property`), which no class function can shadow. */
+const PROPERTIES = new Set(['length', 'queryPlan', 'queryPath'])
+
 export class SelectionHandle extends OrdaHandle {
   declare readonly selection: EntitySelection
 
@@ -47,6 +50,15 @@ export class SelectionHandle extends OrdaHandle {
     )
   }
 
+  protected get shape(): object {
+    return this.selection.dataClass.def
+  }
+
+  protected ownsMember(name: string): boolean {
+    return this.selection.dataClass.def.attributesByName.has(name) || PROPERTIES.has(name)
+  }
+
+  // One case a name of PROPERTIES.
   protected override property(name: string): Found {
     switch (name) {
       case 'length':

@@ -17,6 +17,13 @@ export interface ClassStoreOptions {
   readonly builtinSuperclass?: (path: readonly string[]) => ClassObject | null
 }
 
+// How many classes have been defined in the process: a call site's finder (call-sites.ts) keeps
+// where a function was found only while no class that could change the walk has been defined since.
+let epoch = 0
+
+/** A number that changes whenever any class store defines a class or adds a component. */
+export const classEpoch = (): number => epoch
+
 export class ClassStore implements MemberHost, ClassResolver {
   readonly #classes = new Map<string, ClassObject>()
   // The class stores of the components loaded, by namespace (`cs.NetKit`).
@@ -33,6 +40,7 @@ export class ClassStore implements MemberHost, ClassResolver {
   define(definition: ClassDefinition): ClassObject {
     const cls = new ClassObject(definition, this)
     this.#classes.set(definition.name, cls)
+    epoch++
     return cls
   }
 
@@ -43,6 +51,7 @@ export class ClassStore implements MemberHost, ClassResolver {
   /** Makes a component's classes `cs.<namespace>.Name`. */
   addComponent(namespace: string, store: ClassStore): void {
     this.#components.set(namespace, store)
+    epoch++
   }
 
   /** The classes of the component whose namespace is `namespace` (`cs.NetKit`). */

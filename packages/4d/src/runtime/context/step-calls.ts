@@ -46,9 +46,20 @@ function* readAfter(
   return value === MISS ? read() : value
 }
 
-function stepsOf(rt: Runtime, fn: FourDFunction, self: unknown, args: unknown[]): unknown {
+export function stepsOf(rt: Runtime, fn: FourDFunction, self: unknown, args: unknown[]): unknown {
   const g = fn.steps(rt, self, args)
   return g === undefined ? fn.invoke(rt, self, args) : new Steps(g)
+}
+
+/** `obj.name(args)` in a generator: the function's steps, or its value called at once. */
+export function callSteps(rt: Runtime, target: unknown, name: string, args: unknown[]): unknown {
+  if (target instanceof Collection) {
+    const steps = runtimeParts().collectionSteps.get(name)
+    return steps === undefined ? rt.call(target, name, args) : new Steps(steps(rt, target, args))
+  }
+  const member = operators.get(target, name)
+  if (member instanceof FourDFunction) return stepsOf(rt, member, target, args)
+  return rt.call(target, name, args)
 }
 
 export const STEP_CALLS = {
@@ -56,15 +67,7 @@ export const STEP_CALLS = {
 
   /** `obj.name(args)` in a generator. */
   callSteps(this: Runtime, target: unknown, name: string, args: unknown[]): unknown {
-    if (target instanceof Collection) {
-      const steps = runtimeParts().collectionSteps.get(name)
-      return steps === undefined
-        ? this.call(target, name, args)
-        : new Steps(steps(this, target, args))
-    }
-    const member = operators.get(target, name)
-    if (member instanceof FourDFunction) return stepsOf(this, member, target, args)
-    return this.call(target, name, args)
+    return callSteps(this, target, name, args)
   },
 
   /**

@@ -31,6 +31,13 @@ export const READ_STEPS: unique symbol = Symbol.for('@entistore/4d:readSteps') a
  * entity's `touched` events), or undefined when it has none: the assignment then runs at once.
  */
 export const SET_STEPS: unique symbol = Symbol.for('@entistore/4d:setSteps') as never
+/**
+ * `obj[MEMBER_FUNCTION](name, classes)`: a finder of the function 4D's `obj.name(…)` calls, for
+ * every object like `obj` seen by the class store `classes`, which answers MISS for any other;
+ * undefined when the call is not one to remember (a member found by more than the kind and the
+ * classes: an attribute, a computed property). A call site keeps the last one (call-sites.ts).
+ */
+export const MEMBER_FUNCTION: unique symbol = Symbol.for('@entistore/4d:memberFunction') as never
 /** What a member reader answers for an object it does not read (and READ_STEPS' work for a read to make). */
 export const MISS: unique symbol = Symbol.for('@entistore/4d:miss') as never
 /** `obj[TO_JSON]()`: what `JSON Stringify` writes for it (plain values, Dates, Collections…). */
@@ -55,6 +62,13 @@ export type MemberReader = ((target: unknown) => unknown) & { readonly ahead?: t
 
 export interface ReaderHost {
   [MEMBER_READER](name: string): MemberReader | undefined
+}
+
+/** A finder of one member function for the objects of one kind (the function, or MISS). */
+export type FunctionFinder = (target: unknown, classes: object) => unknown
+
+export interface FunctionHost {
+  [MEMBER_FUNCTION](name: string, classes: object): FunctionFinder | undefined
 }
 
 /** An object whose reads or assignments of members run in steps in a call in slices. */
