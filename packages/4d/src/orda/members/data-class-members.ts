@@ -7,7 +7,7 @@ import { coreSteps, defineMembers, type MemberImpl, type MemberSteps } from '../
 import { DataClassHandle } from '../handles/data-class-handle.js'
 import { EntityHandle } from '../handles/entity-handle.js'
 import { DK, hasFlag } from '../options.js'
-import { queryOf } from './query-args.js'
+import { formulaQuerySteps, queryOf } from './query-args.js'
 import { queryAhead } from './reach-ahead.js'
 import { askingGetterSteps } from '../attribute-steps.js'
 import type { Work } from '../../runtime/values/work.js'
@@ -53,9 +53,23 @@ const readingSteps = (
 
 const READING = ['all', 'get', 'getCount'] as const
 
+const byText = readingSteps(MEMBERS.query!, (self, args) =>
+  queryAhead(self.world, self.dataClass, args),
+)
+
+function* afterRestrict(self: DataClassHandle, work: Work<unknown>): Work<unknown> {
+  yield* coreSteps(restrictInSteps(self.dataClass))
+  return self.world.toFourD(yield* work)
+}
+
 export const DATA_CLASS_MEMBERS = defineMembers(DataClassHandle, 'DataClass', MEMBERS, {
   ...Object.fromEntries(READING.map((name) => [name, readingSteps(MEMBERS[name]!)])),
-  query: readingSteps(MEMBERS.query!, (self, args) => queryAhead(self.world, self.dataClass, args)),
+  // By a formula with steps: its value for each entity core tests computed ahead in steps
+  // (formula-steps.ts), after the restrict, then core's query, which reads them.
+  query: (self, args, rt) => {
+    const byFormula = formulaQuerySteps(self.world, rt, self.dataClass, args)
+    return byFormula === undefined ? byText(self, args, rt) : afterRestrict(self, byFormula)
+  },
   // Each object's save, its events in steps (core's `fromCollectionSteps`), the restrict its
   // lookups by key ask answered ahead: an event that loops holds no other client.
   *fromCollection(self, [objects]) {

@@ -12,7 +12,6 @@ import {
   type Entity,
   type EntitySelection,
 } from '@entistore/core'
-import { FourDFunction } from '../../runtime/context/function-object.js'
 import { constantValue } from '../../runtime/commands/constants.js'
 import { toText } from '../../runtime/convert/conversions.js'
 import { Collection } from '../../runtime/values/collection.js'
@@ -26,7 +25,16 @@ import {
   type MemberSteps,
 } from '../member-kit.js'
 import { DK, hasFlag } from '../options.js'
-import { queryOf } from './query-args.js'
+import { formulaQuerySteps, queryOf } from './query-args.js'
+import {
+  formulaAhead,
+  formulaCall,
+  plainFormula,
+  steppedFormula,
+  type EntityFormula,
+  type FormulaCall,
+} from '../formula-steps.js'
+import type { Runtime } from '../../runtime/context/runtime.js'
 import { askingGetterSteps, filterPaths, type PathsRead } from '../attribute-steps.js'
 import { pathsRead } from '../path-reads.js'
 import { orderAhead, pathsAhead, queryAhead } from './reach-ahead.js'
@@ -71,6 +79,13 @@ const CK_SHARED = constantValue('ck shared') as number
 
 const wrap = (self: SelectionHandle, v: unknown): unknown => self.world.toFourD(v)
 
+/** The selection ordered by `formula`'s value for each member (core's `orderByFormula`). */
+const orderedBy = (self: SelectionHandle, formula: EntityFormula, sortOrder: unknown): unknown =>
+  wrap(
+    self,
+    self.selection.orderByFormula(formula, { descending: hasFlag(sortOrder, DK.descending) }),
+  )
+
 /** `toCollection({options {; begin {; howMany}}})`'s arguments, or with a filter first. */
 function collectionArgs(args: readonly unknown[]) {
   const [filter, options, begin, howMany] =
@@ -105,18 +120,9 @@ const MEMBERS: Readonly<Record<string, MemberImpl<SelectionHandle>>> = {
     return wrap(self, self.selection.orderBy((order ?? '') as string))
   },
   orderByFormula(self, [formula, sortOrder, settings], rt) {
-    if (!(formula instanceof FourDFunction)) return wrap(self, self.selection)
-    const args = (self.world.fromFourD(settings) as { args?: unknown } | undefined)?.args
-    const params = [self.world.toFourD(args)]
-    return wrap(
-      self,
-      self.selection.orderByFormula(
-        (e) => formula.invoke(rt, self.world.toFourD(e), params) as never,
-        {
-          descending: hasFlag(sortOrder, DK.descending),
-        },
-      ),
-    )
+    const call = formulaCall(self.world, formula, settings)
+    if (call === undefined) return wrap(self, self.selection)
+    return orderedBy(self, plainFormula(rt, self.world, call), sortOrder)
   },
   query: (self, args, rt) => wrap(self, queryOf(self.world, rt, self.selection, args)),
   and: (self, [other]) => wrap(self, self.selection.and(operand(other))),
@@ -258,6 +264,20 @@ function collected(self: SelectionHandle, args: unknown[]): Iterable<Entity | nu
   return selection.window(begin, howMany).members()
 }
 
+function* wrapped(self: SelectionHandle, work: Work<unknown>): Work<unknown> {
+  return wrap(self, yield* work)
+}
+
+function* orderedAhead(
+  self: SelectionHandle,
+  rt: Runtime,
+  call: FormulaCall,
+  sortOrder: unknown,
+): Work<unknown> {
+  const key = yield* formulaAhead(rt, self.world, call, () => self.selection.members())
+  return orderedBy(self, key, sortOrder)
+}
+
 const dataClassOf = (self: SelectionHandle): DataClass => self.selection.dataClass as DataClass
 
 // An aggregate's path reaches dataclasses through an alias (`employerName`), whose values read
@@ -279,8 +299,19 @@ export const SELECTION_MEMBERS = defineMembers(SelectionHandle, 'EntitySelection
       yield* queryAhead(self.world, dataClassOf(self), args)
     },
     'query',
-    readInStepsOf('query'),
+    (self, args, rt) => {
+      const byFormula = formulaQuerySteps(self.world, rt, self.selection, args)
+      return byFormula === undefined
+        ? readInStepsOf('query')(self, args, rt)
+        : wrapped(self, byFormula)
+    },
   ),
+  // A formula with steps: its value for each member computed ahead in steps (formula-steps.ts),
+  // in the order core calls it, then core's ordering, which reads them.
+  orderByFormula(self, [formula, sortOrder, settings], rt) {
+    const call = formulaCall(self.world, formula, settings)
+    return steppedFormula(call) ? orderedAhead(self, rt, call, sortOrder) : undefined
+  },
   orderBy: after(
     (self, [criteria]) => orderAhead(self.world, dataClassOf(self), criteria),
     'orderBy',

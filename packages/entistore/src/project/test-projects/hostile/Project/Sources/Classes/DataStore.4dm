@@ -196,3 +196,26 @@ Function slow($value : Integer; $passes : Integer) : Integer
 		$n:=$n+1
 	End for
 	return $value+$n-$passes
+
+// The tasks ordered, or found, by a formula that loops long (issue 78): through the first task's
+// getter heavy, or a method that loops `$passes` times for each task (`$1` the settings' args);
+// the IDs found, in their order.
+exposed Function orderedByHeavyFormula() : Collection
+	return ds.Task.all().orderByFormula(Formula(This.heavy); dk descending).ID
+
+exposed Function orderedByLoopFormula($passes : Integer) : Collection
+	return ds.Task.all().orderByFormula(Formula(passing(0-This.ID; $1.passes)); dk ascending; New object("args"; New object("passes"; $passes))).ID
+
+exposed Function queriedByLoopFormula($passes : Integer) : Collection
+	return ds.Task.query(Formula(passing(This.ID; $1.passes)>1); New object("args"; New object("passes"; $passes))).ID
+
+exposed Function selectionQueriedByHeavyFormula() : Collection
+	return ds.Task.all().query(Formula(This.heavy>5000000)).ID
+
+// The same through the second task's getter endless, which never ends.
+exposed Function orderedByEndlessFormula() : Collection
+	return ds.Task.all().orderByFormula(Formula(This.endless)).ID
+
+exposed Function queriedByEndlessFormula() : Collection
+	return ds.Task.query(Formula(This.endless>0)).ID
+
