@@ -171,6 +171,7 @@ export { isThenable } from './orda/functions/call-function.js'
 export { callFunction } from './orda/objects/datastore-functions.js'
 export type { CallOptions } from './orda/functions/call-function.js'
 export { currentCall, currentSession } from './orda/current-call/current-call.js'
+export { writingDatastore } from './orda/writes/writing.js'
 // 4D's Session class, as `currentSession()` gives it: docs/orda.md, Session
 export { MIN_IDLE_TIMEOUT, WebSession } from './orda/current-call/web-session.js'
 export type { WebSessionInfo } from './orda/current-call/web-session.js'

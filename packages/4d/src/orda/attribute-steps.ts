@@ -6,7 +6,8 @@
  * of a computed attribute whose getter has steps (a project's) is the getter's call in steps
  * (core's `getterSteps`; through a selection, each member's), an assignment runs its `touched`
  * events in steps (core's `setSteps`). A restrict, a getter or an event that loops then holds no
- * other client. What asks nothing of them runs at once, as anywhere else.
+ * other client; an assignment of a computed attribute is its class's setter's call in steps
+ * (`Function set`). What asks nothing of them runs at once, as anywhere else.
  */
 import {
   AnswersAhead,
@@ -376,22 +377,28 @@ interface Assigned {
   /** The draft changes go to, made at the first change. */
   edit(): EntityDraft
   readonly world: { fromFourD(value: unknown): unknown }
+  /** The call of its class's `Function set name` in steps, if it has one with steps (handle.ts). */
+  setterSteps(name: string, value: unknown): Work<void> | undefined
 }
 
 /**
- * `entity.name:=value` in steps (core's `setSteps`: its `touched` events), when the dataclass
- * declares a `touched` event it may run (the entity's, or attribute `name`'s); undefined otherwise
- * (the assignment then runs at once).
+ * `entity.name:=value` in steps: when `name` is a computed attribute (or no attribute) whose
+ * class has a `Function set name` with steps, the setter's call (handle.ts `classSetterSteps`),
+ * which the assigning code's generator goes into, so that a setter that loops stops inside its
+ * loop; its own assignments (`This.firstName:=…`) run their `touched` events in steps in turn.
+ * Else core's `setSteps` (its `touched` events), when the dataclass declares a `touched` event it
+ * may run (the entity's, or attribute `name`'s). Undefined otherwise: the assignment runs at once.
  */
 export function setAhead(entity: Assigned, name: string, value: unknown): Work<void> | undefined {
   const dc = entity.dataClass
-  // The events first: most dataclasses have none, and an assignment asks at every pass.
+  // What [SET_MEMBER] runs for a computed attribute, or a name that is no attribute: the class's
+  // setter (without one, core's `set`, which has no code of the project's to run in steps).
+  const attr = dc.def.attributesByName.get(name)
+  if (attr === undefined || attr.kind === 'calculated') return entity.setterSteps(name, value)
+  // Most dataclasses have no events, and an assignment asks at every pass.
   const events = dc.datastore.functions.events(dc.name)
   if (events === undefined || !(touches(events.entity) || touches(events.attributes.get(name))))
     return undefined
-  // What [SET_MEMBER] gives core's `set`: not a computed attribute (its class's setter).
-  const attr = dc.def.attributesByName.get(name)
-  if (attr === undefined || attr.kind === 'calculated') return undefined
   return setting(entity, name, value)
 }
 

@@ -14,6 +14,7 @@
  */
 import {
   actingNow,
+  writingDatastore,
   currentCall,
   datastoreError,
   DatastoreError,
@@ -36,9 +37,13 @@ import type { ProjectRunner, RunContext } from './project-runner.js'
 type Member = 'get' | 'set' | 'query' | 'orderBy'
 const MEMBERS: readonly string[] = ['get', 'set', 'query', 'orderBy']
 
-/** The datastore of code core runs outside any entity: the call's, else the request's actor's. */
+/**
+ * The datastore of code core runs outside any entity: the call's, else the request's actor's,
+ * else the write's (a setter of a create, in a request that acts as no actor).
+ */
 function datastoreNow(): Datastore | undefined {
-  return currentCall()?.datastore ?? (actingNow()?.scope as Datastore | undefined)
+  return (currentCall()?.datastore ?? actingNow()?.scope ?? writingDatastore()) as
+    Datastore | undefined
 }
 
 /** The datastore an entity (or draft) of core belongs to. */
@@ -169,31 +174,61 @@ function attributeFunctions(
   const set = byKind.get('set')
   if (set !== undefined) {
     const valueType = set.params?.[0]?.type?.path.join('.')
+    const noDatastore = () =>
+      datastoreError('Internal', [
+        `the set function of ${dataClassName}.${attributeName} is 4D code: it runs for a write of a request or a call`,
+      ])
+    // One call of the setter, made in `cx`: an entity of its own, a draft of the version written
+    // (a new one for a create) that is never saved, whose changes are what it assigns.
+    const callOf = (cx: RunContext, ds: Datastore, base: EntityView | null, value: unknown) => {
+      const draft =
+        base === null
+          ? new EntityDraft(ds.dataClass(dataClassName), null)
+          : (base as unknown as { edit(): EntityDraft }).edit()
+      // A new one's constructor event has run: what it set is the create's own to set.
+      const constructed: Readonly<Record<string, unknown>> = draft.changes
+      const v = cx.bridge.toFourD(value, valueType)
+      const e = event('set')
+      e['value'] = v
+      return { draft, constructed, self: cx.bridge.toFourD(draft), params: [v, e] }
+    }
+    // What the call assigned, once it has run.
+    const assignedOf = ({ draft, constructed }: ReturnType<typeof callOf>) => {
+      const assigned: Record<string, unknown> = {}
+      for (const [name, written] of Object.entries(draft.changes))
+        if (!Object.is(constructed[name], written) || !Object.hasOwn(constructed, name))
+          assigned[name] = written
+      return assigned
+    }
     fns.set = function (this: EntityView | null, value) {
       const base = this
       const ds = datastoreOf(base)
       return run(ds, (cx) => {
-        if (ds === undefined)
-          throw datastoreError('Internal', [
-            `the set function of ${dataClassName}.${attributeName} is 4D code: it runs for a write of a request or a call`,
-          ])
-        // An entity of the setter's own: what it assigns is read back, never saved.
-        const draft =
-          base === null
-            ? new EntityDraft(ds.dataClass(dataClassName), null)
-            : (base as unknown as { edit(): EntityDraft }).edit()
-        // A new one's constructor event has run: what it set is the create's own to set.
-        const constructed: Readonly<Record<string, unknown>> = draft.changes
-        const v = cx.bridge.toFourD(value, valueType)
-        const e = event('set')
-        e['value'] = v
-        cx.rt.invoke(cx.cls.findSetter(attributeName)!, cx.bridge.toFourD(draft), [v, e])
-        const assigned: Record<string, unknown> = {}
-        for (const [name, written] of Object.entries(draft.changes))
-          if (!Object.is(constructed[name], written) || !Object.hasOwn(constructed, name))
-            assigned[name] = written
-        return assigned
+        if (ds === undefined) throw noDatastore()
+        const call = callOf(cx, ds, base, value)
+        cx.rt.invoke(cx.cls.findSetter(attributeName)!, call.self, call.params)
+        return assignedOf(call)
       })
+    }
+    // The same in steps, which core goes into before a write in slices (the REST interface's
+    // `$method=update`): one call that loops holds no other client.
+    fns.setSteps = function (this: EntityView | null, value) {
+      const base = this
+      const ds = datastoreOf(base)
+      // The write calls `set`, which answers it.
+      if (ds === undefined) return undefined
+      let call: ReturnType<typeof callOf> | undefined
+      return runner.stepsOf(
+        c,
+        where,
+        (cx) => {
+          call = callOf(cx, ds, base, value)
+          return { code: cx.cls.findSetter(attributeName), self: call.self, params: call.params }
+        },
+        () => assignedOf(call!),
+        refusalOf,
+        ds,
+      )
     }
   }
   if (byKind.has('query'))

@@ -94,6 +94,17 @@ export interface ComputedAttributeFunctions {
     value: unknown,
     event: ComputedSetEvent,
   ): Readonly<Record<string, unknown>> | null | undefined | void
+  /**
+   * `set` as work in steps (a generator that yields between steps and returns what `set` would),
+   * which a write run in slices goes into before it writes (orda/writes/setter-steps.ts), so that
+   * a setter that runs long holds no other client (what a 4D project's setter gives). Undefined
+   * from it: `set` is called by the write.
+   */
+  setSteps?(
+    this: EntityView | null,
+    value: unknown,
+    event: ComputedSetEvent,
+  ): Generator<void, Readonly<Record<string, unknown>> | null | undefined | void, void> | undefined
   /** Replaces a comparison on the attribute by a filter on others (that indexes can answer). */
   query?(event: ComputedQueryEvent): ComputedQueryResult
   /** Replaces a sort on the attribute by an order-by text (`"lastName desc, firstName desc"`). */
@@ -174,6 +185,8 @@ export interface CalculatedAttributeDef extends AttributeCommon {
   readonly compute: CalculatedFn | undefined
   /** Makes the attribute writable: a write of it becomes the assignments this returns. */
   readonly set?: NonNullable<ComputedAttributeFunctions['set']>
+  /** `set` as work in steps, for a write run in slices (given with `set` only). */
+  readonly setSteps?: NonNullable<ComputedAttributeFunctions['setSteps']>
   /** Replaces a comparison on the attribute by the filter this returns. */
   readonly query?: NonNullable<ComputedAttributeFunctions['query']>
   /** Replaces a sort on the attribute by the order this returns. */

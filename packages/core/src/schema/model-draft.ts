@@ -231,7 +231,14 @@ function draftAttribute(
   }
 }
 
-const COMPUTED_MEMBERS: readonly string[] = ['get', 'getSteps', 'set', 'query', 'orderBy']
+const COMPUTED_MEMBERS: readonly string[] = [
+  'get',
+  'getSteps',
+  'set',
+  'setSteps',
+  'query',
+  'orderBy',
+]
 
 /**
  * The functions of a calculated attribute as its definition holds them: a getter alone, or an
@@ -243,7 +250,7 @@ const COMPUTED_MEMBERS: readonly string[] = ['get', 'getSteps', 'set', 'query', 
 function computedFunctions(
   at: string,
   given: CalculatedDefinition | undefined,
-): Pick<CalculatedAttributeDef, 'compute' | 'set' | 'query' | 'orderBy'> {
+): Pick<CalculatedAttributeDef, 'compute' | 'set' | 'setSteps' | 'query' | 'orderBy'> {
   if (given === undefined || typeof given === 'function') return { compute: given }
   if (!isRecord(given))
     return invalid(
@@ -266,9 +273,11 @@ function computedFunctions(
     compute: get && computedGetter(get, fns.getSteps),
   }
   if (fns.set) out.set = fns.set
+  // Its steps form goes with it: a write in slices goes into it instead of calling `set`.
+  if (fns.set && fns.setSteps) out.setSteps = fns.setSteps
   if (fns.query) out.query = fns.query
   if (fns.orderBy) out.orderBy = fns.orderBy
-  return out as Pick<CalculatedAttributeDef, 'compute' | 'set' | 'query' | 'orderBy'>
+  return out as Pick<CalculatedAttributeDef, 'compute' | 'set' | 'setSteps' | 'query' | 'orderBy'>
 }
 
 function findKey(draft: Draft): StorageAttributeDef {

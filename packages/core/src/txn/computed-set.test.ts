@@ -7,6 +7,7 @@ import { thrown } from '../errors/thrown.fixture.js'
 import { computedStore } from '../orda/objects/computed.fixture.js'
 import { createDatastore, type Datastore } from '../orda/objects/datastore.js'
 import type { ComputedAttributeFunctions } from '../schema/definitions.js'
+import { writingDatastore } from '../orda/writes/writing.js'
 
 const names = (ds: Datastore, key: number) => {
   const e = ds.dataClass('Employee').get(key)!
@@ -51,6 +52,19 @@ describe('a computed attribute with a set function', () => {
       },
     ])
     expect(Object.isFrozen(log.set[0]!.event)).toBe(true)
+  })
+
+  it('finds the datastore of its write on create, where it has no this (writing.ts)', () => {
+    const seen: unknown[] = []
+    const ds = withSet(function (value) {
+      seen.push(this, writingDatastore())
+      const [firstName, lastName] = String(value).split(' ')
+      return { firstName, lastName }
+    })
+    ds.dataClass('Employee').create({ fullName: 'Marie Curie', salary: 1 })
+    ds.dataClass('Employee').update(6, { fullName: 'Flora Martin' })
+    expect(seen).toEqual([null, ds, expect.anything(), ds])
+    expect(writingDatastore()).toBeUndefined()
   })
 
   it('is written through it on update, with this the version being updated', () => {

@@ -7,11 +7,17 @@
  */
 import { fail } from '../errors/datastore-error.js'
 import { fromFunction } from '../errors/from-function.js'
-import type { CalculatedAttributeDef, DataClassDef, EntityView } from '../schema/definitions.js'
+import type {
+  CalculatedAttributeDef,
+  ComputedSetEvent,
+  DataClassDef,
+  EntityView,
+} from '../schema/definitions.js'
 import type { Locate } from '../store/changes.js'
 import type { EntityRecord } from '../store/entity-record.js'
 import type { StoredValue } from '../values/coerce.js'
 import { CoercionError, coerceToType, describeValue } from '../values/coerce.js'
+import { setAnswerAhead } from './sets-ahead.js'
 import type { Assignments, WritePermit } from './write-values.js'
 
 /** Per dataclass: whether one of its calculated attributes has a set function. */
@@ -100,7 +106,7 @@ function withoutExplicit(
 }
 
 /** A value written to a computed attribute, as its set function receives it. */
-function setValue(
+export function setValue(
   dc: DataClassDef,
   attr: CalculatedAttributeDef,
   raw: unknown,
@@ -125,19 +131,33 @@ function callSet(
   value: StoredValue,
   base: EntityRecord | null,
 ): Readonly<Record<string, unknown>> {
-  const event = Object.freeze({
-    attributeName: attr.name,
-    dataClassName: dc.name,
-    kind: 'set' as const,
-    value,
-  })
-  const out: unknown = attr.set!.call(base && viewOf(base), value, event)
+  // Called ahead in steps, in the write's slices (sets-ahead.ts): its answer, or what it threw.
+  const answer = setAnswerAhead(attr, base)
+  if (answer !== undefined && 'error' in answer) throw answer.error
+  const out: unknown =
+    answer !== undefined
+      ? answer.value
+      : attr.set!.call(base && viewOf(base), value, setEvent(dc, attr, value))
   if (out === null || out === undefined) return {}
   if (typeof out !== 'object' || Array.isArray(out))
     fail('Internal', [
       `the set function of ${dc.name}.${attr.name} returned ${Array.isArray(out) ? 'an array' : typeof out}: expected an object of assignments, or nothing`,
     ])
   return out as Readonly<Record<string, unknown>>
+}
+
+/** The event a set function receives with `value`. */
+export function setEvent(
+  dc: DataClassDef,
+  attr: CalculatedAttributeDef,
+  value: StoredValue,
+): ComputedSetEvent {
+  return Object.freeze({
+    attributeName: attr.name,
+    dataClassName: dc.name,
+    kind: 'set' as const,
+    value,
+  })
 }
 
 // A table stores each version as its Entity (orda/objects/data-class.ts), which is an EntityView; a bare

@@ -60,6 +60,14 @@ export abstract class OrdaHandle implements MemberHost, ClassHost, FunctionHost 
     return this
   }
 
+  /**
+   * `obj.name:=value` as the call of its class's setter in steps (`classSetterSteps`), for an
+   * assignment of code in steps (orda/attribute-steps.ts `setAhead`, which has it through here).
+   */
+  setterSteps(name: string, value: unknown): Generator<void, void, void> | undefined {
+    return classSetterSteps(this, name, value)
+  }
+
   /** The object of core behind it. */
   abstract core(): unknown
   /** The ORDA class of its kind. */
@@ -148,4 +156,22 @@ export function classSetter(handle: OrdaHandle, name: string, value: unknown): b
   if (setter === undefined || rt === undefined) return false
   setter.invoke(rt, handle.asThis(), [value])
   return true
+}
+
+/**
+ * `classSetter` as work in steps (an assignment of 4D code in a call in slices): the call of
+ * `Function set name` that the assigning code's generator goes into, `This` the handle as
+ * `classSetter` gives it; undefined when the class has no such setter, or one without steps (the
+ * assignment then runs it at once).
+ */
+export function classSetterSteps(
+  handle: OrdaHandle,
+  name: string,
+  value: unknown,
+): Generator<void, void, void> | undefined {
+  const rt = runtimeNow()
+  if (rt === undefined) return undefined
+  const setter = handle.classObject(rt).findSetter(name)
+  if (setter?.hasSteps !== true) return undefined
+  return setter.steps(rt, handle.asThis(), [value]) as Generator<void, void, void> | undefined
 }

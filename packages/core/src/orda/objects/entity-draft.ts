@@ -50,6 +50,7 @@ import { createEntity, currentVersion, dropEntity, updateEntity } from '../write
 import { afterCommit } from '../writes/after-commit.js'
 import { openTransaction } from '../calls/owners.js'
 import { attemptWriteSteps } from '../writes/write-steps.js'
+import { settersAhead } from '../writes/setter-steps.js'
 import {
   differences,
   draftReader,
@@ -415,14 +416,15 @@ export class EntityDraftCore<
   }
 
   /**
-   * @internal `saveChecked` in two parts: its events before the write as work in steps (each
-   * event that runs in steps stops where its code does), which gives the write (and its
-   * `afterSave`), to run once they are done (writes.ts `saveSteps`).
+   * @internal `saveChecked` in two parts: its events, then the setters of the computed attributes
+   * it sets (setter-steps.ts), as work in steps (each stops where its code does), which gives the
+   * write (and its `afterSave`), to run once they are done (writes.ts `saveSteps`).
    */
   *prepareSave(check: WriteCheck | undefined): Work<() => Entity<M, N>> {
     const events = eventsOf(this.#dc)
     if (events) yield* beforeSaveSteps(events, this.#dc, this, () => Object.keys(this.#changes))
-    return () => this.#write(check, events)
+    const write = () => this.#write(check, events)
+    return yield* settersAhead(this.#dc, this.#changes, this.#base, write)
   }
 
   // The save itself, its events before it run; `afterSave` once it has committed.

@@ -20,6 +20,7 @@ import type { EventHandlers } from '../../functions/registry.js'
 import type { Work } from '../../query/slices.js'
 import { writeInSteps } from './after-commit.js'
 import { eventsOf } from './entity-events.js'
+import { hasSetterSteps } from './setter-steps.js'
 import type { WriteDatastore, WrittenClass } from './written-class.js'
 import { newTransaction } from './writes.js'
 
@@ -54,12 +55,12 @@ export function* transactionSteps<T>(
 
 /**
  * Whether a write of `dc` runs code that may stop between steps: an entity event or a restrict
- * with `steps` (4D code's). A batch of writes of a dataclass without is one piece anyway, and
+ * with `steps` (4D code's), or a computed attribute's setter with a steps form. A batch of writes of a dataclass without is one piece anyway, and
  * runs as `ds.transaction` runs it (what its cancellation gives back, sequence values included,
  * stays as it was).
  */
 export function writesMayStop(dc: WrittenClass): boolean {
-  if (dc.restrictFunction?.steps !== undefined) return true
+  if (dc.restrictFunction?.steps !== undefined || hasSetterSteps(dc.def)) return true
   const events = eventsOf(dc)
   if (events === undefined) return false
   return stops(events.entity) || [...events.attributes.values()].some(stops)

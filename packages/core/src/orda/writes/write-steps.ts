@@ -9,11 +9,13 @@
  * over the entity as it is then. The `constructor` and `touched` events, run while the draft is
  * made, go in steps as well; the after-events (`afterSave`, `afterDrop`) run once the write has
  * committed, in steps when the caller runs the write with `writeInSteps` (after-commit.ts), at
- * once otherwise. Inside a transaction that ends within its caller's step
- * (`ds.transaction(fn)`), nothing waits: the write is the plain one. Inside one that stays open
- * across awaits (4D's `startTransaction()`, an `$atomic` batch: transaction-steps.ts) the events go
- * in steps too: the transaction is its process's own, the others read the committed data between
- * two steps and are refused what it wrote (EntityLocked).
+ * once otherwise. The setters of the computed attributes a write names (`Function set`) are
+ * called in steps last, before the write, which finds their answers (setter-steps.ts). Inside a
+ * transaction that ends within its caller's step (`ds.transaction(fn)`), nothing waits: the write
+ * is the plain one. Inside one that stays open across awaits (4D's `startTransaction()`, an
+ * `$atomic` batch: transaction-steps.ts) the events go in steps too: the transaction is its
+ * process's own, the others read the committed data between two steps and are refused what it
+ * wrote (EntityLocked).
  */
 import type { KeyValue } from '../../store/entity-record.js'
 import type { Assignments, WriteCheck } from '../../txn/transaction.js'
@@ -24,6 +26,7 @@ import { needDrop, needWrite } from '../restrict/access-checks.js'
 import { restrictionReady } from '../restrict/restrict.js'
 import { beforeDropSteps, eventsOf } from './entity-events.js'
 import { writeInSteps } from './after-commit.js'
+import { namesSetterSteps, settersAhead } from './setter-steps.js'
 import type { WrittenClass, WrittenEntity } from './written-class.js'
 import { createEntity, dropEntity, dropWritten, updateEntity, writeTarget } from './writes.js'
 
@@ -44,17 +47,24 @@ export function* saveSteps(
     needWrite(dc, values, false)
     yield* restrictionReady(dc)
   }
-  if (eventsOf(dc) === undefined || openTransaction(dc.datastore)?.acrossAwaits === false)
-    return key === undefined
-      ? () => createEntity(dc, values)
-      : () => updateEntity(dc, key, values, check)
-  // As createEntity and updateEntity ask, before any event runs.
+  const plain =
+    key === undefined ? () => createEntity(dc, values) : () => updateEntity(dc, key, values, check)
+  if (openTransaction(dc.datastore)?.acrossAwaits === false) return plain
+  const events = eventsOf(dc)
+  if (events === undefined && !namesSetterSteps(dc.def, values)) return plain
+  // As createEntity and updateEntity ask, before any event or setter runs.
   needWrite(dc, values, key === undefined)
   const base = key === undefined ? null : writeTarget(dc, key, true)
   // No such entity: the write answers it (1542).
-  if (base === undefined) return () => updateEntity(dc, key!, values, check)
+  if (base === undefined) return plain
+  if (events === undefined) {
+    // A stamp the write refuses (1263) is answered before any setter runs, as the write answers it.
+    const stale = base !== null && check?.stamp !== undefined && base.stamp !== check.stamp
+    return stale ? plain : yield* settersAhead(dc, values, base, plain)
+  }
   // The draft made `later`: its constructor and touched events in steps too.
   const draft = yield* dc.draft(base, undefined, true).madeSteps(values)
+  // Its setters in steps last (entity-draft.ts `prepareSave`).
   return yield* draft.prepareSave(key === undefined ? undefined : check)
 }
 

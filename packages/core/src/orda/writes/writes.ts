@@ -4,6 +4,7 @@
  * `ds.transaction(fn)`), else a transaction of its own committed at once. Either way the store's
  * one `commit` applies it, all or nothing.
  */
+import { writingOn } from './writing.js'
 import type { LockOwner } from '../../locks/lock-table.js'
 import {
   Transaction,
@@ -114,7 +115,9 @@ const checkOf = (ds: WriteDatastore, check: WriteCheck | undefined): WriteCheck 
  */
 function write<T>(ds: WriteDatastore, act: (tx: Transaction) => T, url: () => string): T {
   const log = ds.requestLog
-  return log === undefined ? writeNow(ds, act) : log.record(url(), () => writeNow(ds, act))
+  return writingOn(ds, () =>
+    log === undefined ? writeNow(ds, act) : log.record(url(), () => writeNow(ds, act)),
+  )
 }
 
 function writeNow<T>(ds: WriteDatastore, act: (tx: Transaction) => T): T {

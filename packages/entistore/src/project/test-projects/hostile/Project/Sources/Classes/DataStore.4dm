@@ -219,3 +219,12 @@ exposed Function orderedByEndlessFormula() : Collection
 exposed Function queriedByEndlessFormula() : Collection
 	return ds.Task.query(Formula(This.endless>0)).ID
 
+// Task $id's label assigned in code (its setter runs), then saved: the title the task has then.
+exposed Function relabel($id : Integer; $label : Text) : Text
+	var $task : cs.TaskEntity
+	var $result : Object
+	$task:=ds.Task.get($id)
+	$task.label:=$label
+	$result:=$task.save()
+	return ds.Task.get($id).title
+
