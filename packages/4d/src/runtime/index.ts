@@ -37,6 +37,7 @@ import { provideRuntimeParts } from './context/runtime-parts.js'
 import { Runtime } from './context/runtime.js'
 import { STEP_CALLS } from './context/step-calls.js'
 import { SITE_CALLS } from './context/site-calls.js'
+import { COMPARE_STEPS } from './ops/compare-steps.js'
 import { FILE_CLASS, FOLDER_CLASS } from './files/file-classes.js'
 import { MAIL_ATTACHMENT_CLASS } from './mail/mail-attachment.js'
 import { SMTP_TRANSPORTER_CLASS } from './mail/smtp-transporter.js'
@@ -69,8 +70,8 @@ provideRuntimeParts({
   ],
 })
 
-// The calls a generator of 4D code makes (context/step-calls.ts) and the calls at a site
-// (context/site-calls.ts), beside the operators.
-Object.assign(Runtime.prototype, STEP_CALLS, SITE_CALLS)
+// The calls a generator of 4D code makes (context/step-calls.ts), its comparisons of long texts
+// (ops/compare-steps.ts) and the calls at a site (context/site-calls.ts), beside the operators.
+Object.assign(Runtime.prototype, STEP_CALLS, COMPARE_STEPS, SITE_CALLS)
 
 export { Runtime, type RuntimeOptions } from './context/runtime.js'

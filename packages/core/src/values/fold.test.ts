@@ -69,6 +69,24 @@ describe('fold on Latin-1 text', () => {
       { numRuns: 500 },
     )
   })
+
+  it('gives it for a text past one call’s arguments (made at once from its code units)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)),
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.integer({ min: 8193, max: 30_000 }),
+        (s, length) => {
+          const long = s.repeat(Math.ceil(length / s.length)).slice(0, length)
+          expect(fold(long)).toBe(rule(long))
+        },
+      ),
+      { numRuns: 50 },
+    )
+  })
 })
 
 describe('wildcardMatcher with the language’s wildcard alone', () => {

@@ -251,6 +251,13 @@ describe('a guest attacking a project’s 4D code', () => {
     ['an endless loop', 'spin', [], { status: 422, code: 9410 }],
     ['a loop of 30 million passes', 'count', [30_000_000], { status: 200, result: 89_999_997 }],
     ['Uppercase of 10 million characters', 'shout', [5_000_000], { status: 200, result: 1e7 }],
+    [
+      '`<` on two texts of 8 million accents',
+      'compared',
+      [2_000_000],
+      { status: 200, result: true },
+    ],
+    ['`%` on a text of 8 million accents', 'keyword', [2_000_000], { status: 200, result: true }],
     ['a sort of 200,000 numbers', 'sorted', [], { status: 200, result: 0 }],
     ['JSON Stringify and Parse of them', 'parsed', [], { status: 200, result: NUMBERS }],
     ['a map whose formula calls a loop', 'mapped', [2_000, 2_000], { status: 200, result: 2_000 }],

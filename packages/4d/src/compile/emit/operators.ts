@@ -65,6 +65,25 @@ function bindBoth(
 const call = (op: BinaryOp, l: Emitted, r: Emitted, type: StaticType = 'any'): Emitted =>
   emitted(`rt.${CALLS[op]}(${l.code}, ${r.code})`, COMPARISONS.has(op) ? 'bool' : type)
 
+// Whether both operands may be texts: neither is known to be a number or a Boolean.
+const mayBeTexts = (l: Emitted, r: Emitted): boolean =>
+  !isNumber(l) && !isNumber(r) && l.type !== 'bool' && r.type !== 'bool'
+
+/**
+ * A comparison (or `%`) that may be of two long texts: in a generator, its steps' form
+ * (runtime/ops/compare-steps.ts), gone into when the texts are long; elsewhere the plain call.
+ */
+const stepping = (
+  ctx: EmitContext,
+  op: BinaryOp,
+  l: Emitted,
+  r: Emitted,
+  type: StaticType,
+): Emitted =>
+  ctx.yields
+    ? emitted(ctx.calling(CALLS[op], `${CALLS[op]}Steps`, `${l.code}, ${r.code}`), type)
+    : call(op, l, r, type)
+
 /** `l op r`. */
 export function binary(ctx: EmitContext, op: BinaryOp, l: Emitted, r: Emitted): Emitted {
   const ints = l.type === 'int' && r.type === 'int'
@@ -94,7 +113,7 @@ export function binary(ctx: EmitContext, op: BinaryOp, l: Emitted, r: Emitted): 
       }
       // Integers compare exactly; reals within the epsilon, texts folded: the runtime's.
       if (ints) return emitted(`(${l.code} ${JS_COMPARE[op]} ${r.code})`, 'bool')
-      return call(op, l, r)
+      return mayBeTexts(l, r) ? stepping(ctx, op, l, r, 'bool') : call(op, l, r)
     case '&':
     case '|':
       if (l.type === 'bool' && r.type === 'bool') {
@@ -139,7 +158,8 @@ function guarded(ctx: EmitContext, op: BinaryOp, l: Emitted, r: Emitted, js: str
  */
 function modulo(ctx: EmitContext, l: Emitted, r: Emitted): Emitted {
   const k = /^\d+$/.test(r.code) ? Number(r.code) : NaN
-  if (!(k > 0 && k <= 0x7fffffff)) return call('%', l, r, 'int')
+  if (!(k > 0 && k <= 0x7fffffff))
+    return mayBeTexts(l, r) ? stepping(ctx, '%', l, r, 'int') : call('%', l, r, 'int')
   if (l.type === 'int') return emitted(`((${l.code} | 0) % ${k} | 0)`, 'int')
   const { pre, a } = bindBoth(ctx, l, r)
   return emitted(

@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MethodFileNode } from '../../ast/files.js'
-import { parse4d } from '../../grammar/parse.js'
-import { analyze } from '../analyze.js'
-import { Session } from '../session.js'
-import { methodUnit } from '../units.js'
-import { emitUnit } from './function.js'
-
-// The generator a call in slices runs, for the method `text`.
-function steps(text: string): string {
-  const file = 'Project/Sources/Methods/m.4dm'
-  const ast = parse4d(text, { file, kind: 'method' }).file as MethodFileNode
-  const analysis = analyze(methodUnit(ast), new Session(file), text)
-  return emitUnit(analysis, { budget: true, lines: false, steps: true }).source
-}
+import { emitSteps as steps } from './emit.fixture.js'
 
 const lineOf = (source: string, marker: string): string =>
   source.split('\n').find((l) => l.includes(marker)) ?? ''

@@ -32,7 +32,7 @@ import { outArg } from '../arguments/out-parameter.js'
 import { regexMatch } from './regex.js'
 import { byWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
-import { byPieces, piecesSteps } from './text-pieces.js'
+import { byPieces, piecesSteps } from '../values/text-pieces.js'
 import { KEYS, keyOfOptions, searching } from './text-search.js'
 
 const MARKS = /\p{M}/gu

@@ -20,7 +20,8 @@ import {
 const MATCHERS_MAX = 1024
 const matchers = new Map<string, (folded: string) => boolean>()
 
-function matcherOf(pattern: string): (folded: string) => boolean {
+/** The test of `=` for `pattern` holding a `@`, on a folded text. */
+export function matcherOf(pattern: string): (folded: string) => boolean {
   let match = matchers.get(pattern)
   if (match === undefined) {
     match = pattern.includes('@@') ? () => false : wildcardMatcher(fold(pattern), AT_ONLY)
@@ -65,13 +66,19 @@ function foldedEqual(a: string, b: string): boolean {
  * comparison "is not valid").
  */
 export function compareTexts(a: string, b: string): number {
-  const fa = fold(a)
+  const prefixed = endsWithItsAt(b)
+  return orderOfFolded(fold(a), fold(prefixed ? b.slice(0, -1) : b), prefixed)
+}
+
+/** Whether `b`, the right operand of an ordering, ends with its only `@` (a prefix then). */
+export function endsWithItsAt(b: string): boolean {
   const at = b.indexOf('@')
-  if (at >= 0 && at === b.length - 1) {
-    const prefix = fold(b.slice(0, -1))
-    return fa.startsWith(prefix) ? 0 : compareFolded(fa, prefix)
-  }
-  return compareFolded(fa, fold(b))
+  return at >= 0 && at === b.length - 1
+}
+
+/** The order of two folded texts, the second a prefix standing for every text that begins so. */
+export function orderOfFolded(fa: string, fb: string, prefixed: boolean): number {
+  return prefixed && fa.startsWith(fb) ? 0 : compareFolded(fa, fb)
 }
 
 /**
@@ -80,10 +87,16 @@ export function compareTexts(a: string, b: string): number {
  * Words are what the query engine's `%` finds: runs of letters, digits and `_`.
  */
 export function containsKeyword(text: string, keyword: string): boolean {
+  const test = keywordTest(keyword)
+  return test !== undefined && keywords(text).some(test)
+}
+
+/**
+ * What `%` asks of each word of the text for `keyword`: the word itself, or a match of its
+ * wildcards; undefined when the keyword is not one word (no text then holds it).
+ */
+export function keywordTest(keyword: string): ((word: string) => boolean) | undefined {
   const folded = fold(keyword)
-  if (foldedKeywords(folded.replaceAll('@', '')).length !== 1) return false
-  const words = keywords(text)
-  if (!folded.includes('@')) return words.includes(folded)
-  const match = matcherOf(keyword)
-  return words.some(match)
+  if (foldedKeywords(folded.replaceAll('@', '')).length !== 1) return undefined
+  return folded.includes('@') ? matcherOf(keyword) : (word) => word === folded
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fold } from '@entistore/core'
-import { UNCOUNTED } from '../values/passes.js'
+import { UNCOUNTED } from './passes.js'
 import { byPieces } from './text-pieces.js'
 
 const MARKS = /\p{M}/gu

@@ -13,8 +13,8 @@
  * joined, are those of the whole. A long run with no such place (millions of Greek letters with
  * no space) stays one piece, counted before it is changed.
  */
-import { spend, type Passes } from '../values/passes.js'
-import { finish, type Work } from '../values/work.js'
+import { spend, type Passes } from './passes.js'
+import { finish, type Work } from './work.js'
 
 /** The length of a piece, before the place to cut it is looked for. */
 export const PIECE_LENGTH = 1 << 16
@@ -52,16 +52,47 @@ export function* piecesSteps(
   length = PIECE_LENGTH,
 ): Work<string> {
   let out = ''
+  yield* eachPiece(
+    rt,
+    text,
+    (piece) => {
+      out += change(piece)
+      return false
+    },
+    length,
+  )
+  return out
+}
+
+/**
+ * Each piece of `text` given to `visit` in order, each counted before (see the module note), until
+ * `visit` answers true (then true); a piece also ends only where `cut(before, after)` allows,
+ * given the two character codes around the place.
+ */
+export function* eachPiece(
+  rt: Passes,
+  text: string,
+  visit: (piece: string) => boolean,
+  length = PIECE_LENGTH,
+  cut: (before: number, after: number) => boolean = ANYWHERE,
+): Work<boolean> {
   let from = 0
   while (from < text.length) {
     let to = Math.min(from + length, text.length)
-    while (to < text.length && !(safe(text.charCodeAt(to - 1)) && safe(text.charCodeAt(to)))) to++
+    while (to < text.length) {
+      const before = text.charCodeAt(to - 1)
+      const after = text.charCodeAt(to)
+      if (safe(before) && safe(after) && cut(before, after)) break
+      to++
+    }
     if ((rt.ticks -= to - from) < 0) {
       rt.tick()
       yield
     }
-    out += change(text.slice(from, to))
+    if (visit(text.slice(from, to))) return true
     from = to
   }
-  return out
+  return false
 }
+
+const ANYWHERE = (): boolean => true
