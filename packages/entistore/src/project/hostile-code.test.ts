@@ -258,6 +258,12 @@ describe('a guest attacking a project’s 4D code', () => {
       { status: 200, result: true },
     ],
     ['`%` on a text of 8 million accents', 'keyword', [2_000_000], { status: 200, result: true }],
+    [
+      'a sort of 16 texts of a million accents',
+      'sortedTexts',
+      [16, 250_000],
+      { status: 200, result: 1_000_001 },
+    ],
     ['a sort of 200,000 numbers', 'sorted', [], { status: 200, result: 0 }],
     ['JSON Stringify and Parse of them', 'parsed', [], { status: 200, result: NUMBERS }],
     ['a map whose formula calls a loop', 'mapped', [2_000, 2_000], { status: 200, result: 2_000 }],

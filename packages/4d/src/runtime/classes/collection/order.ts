@@ -48,10 +48,8 @@ export function compareValues(a: unknown, b: unknown, diacritical = false): numb
   switch (ra) {
     case 1:
       return Number(a) - Number(b)
-    case 2: {
-      const c = compareFolded(fold(a as string), fold(b as string))
-      return c !== 0 || !diacritical ? c : collator.compare(a as string, b as string)
-    }
+    case 2:
+      return textOrder(fold(a as string), fold(b as string), a as string, b as string, diacritical)
     case 3: {
       const x = a instanceof TimeValue ? a.seconds : (a as number)
       const y = b instanceof TimeValue ? b.seconds : (b as number)
@@ -62,4 +60,16 @@ export function compareValues(a: unknown, b: unknown, diacritical = false): numb
     default:
       return 0
   }
+}
+
+/** The order of two texts `a` and `b` folded (`fa`, `fb`), as `compareValues` gives it. */
+export function textOrder(
+  fa: string,
+  fb: string,
+  a: string,
+  b: string,
+  diacritical: boolean,
+): number {
+  const c = compareFolded(fa, fb)
+  return c !== 0 || !diacritical ? c : collator.compare(a, b)
 }

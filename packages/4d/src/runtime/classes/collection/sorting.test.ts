@@ -210,6 +210,44 @@ describe('the budget', () => {
   // Written as steps (values/sort-steps.ts): a call in slices stops inside them.
   stepsTests(CASES)
 
+  // Texts past a piece (65,536 characters) are folded a piece at a time, once a sort
+  // (sort-order.ts): 8 of 100,000 characters with accents, told apart by their last word, and as
+  // objects' properties for .orderBy() and .multiSort() levels.
+  const longTexts = (): Collection =>
+    new Collection(
+      ['delta', 'Alpha', 'charlie', 'écho', 'bravo', 'Foxtrot', 'golf', 'hôtel'].map(
+        (w, i) => `${'é b '.repeat(25_000)}${w} ${i}`,
+      ),
+    )
+  const lastWords = (v: unknown): string[] =>
+    (v as string[]).map((t) => t.slice(100_000, t.indexOf(' ', 100_000)))
+  it.each([
+    ['.sort()', 'return $1.sort()'],
+    ['.orderBy(ck descending)', 'return $1.orderBy(ck descending)'],
+    [
+      '.orderBy("t desc, n")',
+      'return $1.map(Formula({t: $1.value; n: 1})).orderBy("t desc, n").extract("t")',
+    ],
+    ['.multiSort([…])', '$n:=[1;1;1;1;1;1;1;1]\n$t:=$1.copy()\n$n.multiSort([$t])\nreturn $t'],
+  ])('%s of long texts stops inside their folds, each folded once, in 4D’s order', (_, code) => {
+    const { value, stops } = inSteps(code, [longTexts()])
+    expect({ value }).toEqual(underBudget(code, [longTexts()], 1e9))
+    // 8 texts of two pieces each: a stop at least between two pieces of each, folded once.
+    expect(stops).toBeGreaterThanOrEqual(8)
+    expect(stops).toBeLessThan(40)
+    if (code === 'return $1.sort()')
+      expect(lastWords(value)).toEqual([
+        'Alpha',
+        'bravo',
+        'charlie',
+        'delta',
+        'écho',
+        'Foxtrot',
+        'golf',
+        'hôtel',
+      ])
+  })
+
   it('a sort the budget ended leaves the collection as it was', () => {
     const c = numbers(100_000)
     const before = [...c.items]

@@ -241,3 +241,14 @@ exposed Function keyword($times : Integer) : Boolean
 	var $a : Text
 	$a:=("é b "*$times)+"zèbre"
 	return $a%"ZEBRE"
+
+// $count texts of 4×$times characters with accents, each ended by a number, sorted: each folded
+// once, a piece at a time in a call in slices. The length of the first.
+exposed Function sortedTexts($count : Integer; $times : Integer) : Integer
+	var $c : Collection:=[]
+	var $i : Integer
+	var $base : Text:="é b "*$times
+	For ($i; 1; $count)
+		$c.push($base+String($count-$i))
+	End for
+	return Length($c.sort()[0])
