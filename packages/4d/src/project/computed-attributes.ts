@@ -30,7 +30,7 @@ import { getterStepsAsked } from '../orda/attribute-steps.js'
 import type { ClassObject } from '../runtime/context/class-object.js'
 import type { FourDFunction } from '../runtime/context/function-object.js'
 import { FourDError } from '../runtime/errors/fourd-error.js'
-import { running } from '../runtime/context/running.js'
+import { running } from '../runtime/values/running.js'
 import type { ProjectClass } from './compile-project.js'
 import type { ProjectRunner, RunContext } from './project-runner.js'
 

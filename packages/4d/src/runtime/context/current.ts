@@ -5,7 +5,7 @@
  * `Runtime.run` sets it (running.ts) and restores the previous one on return and on throw.
  */
 import type { Runtime } from './runtime.js'
-import { running } from './running.js'
+import { running } from '../values/running.js'
 
 /** The running context; an error of the host when no 4D code runs (a caller forgot `rt.run`). */
 export function currentRuntime(): Runtime {

@@ -50,7 +50,7 @@ import { literalOps } from './literal-ops.js'
 import { charRefOps } from '../ops/char-refs.js'
 import { MethodRegistry } from './methods.js'
 import { keptPointer, type Pointer } from '../pointers/pointer.js'
-import { withRuntime } from './running.js'
+import { withRuntime } from '../values/running.js'
 import { runtimeParts } from './runtime-parts.js'
 import type { CallFrame } from './call-chain.js'
 

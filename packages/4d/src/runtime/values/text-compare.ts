@@ -14,6 +14,9 @@ import {
   keywords,
   wildcardMatcher,
 } from '@entistore/core'
+import { running } from './running.js'
+import { spend, type Passes } from './passes.js'
+import { PIECE_LENGTH } from './text-pieces.js'
 
 // Patterns are mostly literals of the code, met again at each call: their matchers are kept,
 // up to a bound past which the cache starts again.
@@ -31,8 +34,23 @@ export function matcherOf(pattern: string): (folded: string) => boolean {
   return match
 }
 
+/**
+ * The length of two texts, counted as passes of the running code's budget (passes.ts) when one of
+ * them is longer than a piece: a builtin that compares elements (`.indexOf()`, `Find in array`,
+ * `.distinct()`) counts one pass an element, and an element of millions of characters folds for
+ * a second. So such a comparison reads the clock, and past the budget ends with 9410. (The
+ * operators in a call in slices fold a long text a piece at a time: text-compare-steps.ts.)
+ */
+export function countTexts(a: string, b: string): void {
+  const n = a.length + b.length
+  if (n <= 2 * PIECE_LENGTH) return
+  const rt = running() as Passes | undefined
+  if (rt !== undefined) spend(rt, n)
+}
+
 /** 4D's `text = pattern`: folded equality, `@` in `pattern` a wildcard. */
 export function textEquals(text: string, pattern: string): boolean {
+  if (text !== pattern) countTexts(text, pattern)
   if (pattern.includes('@')) return matcherOf(pattern)(fold(text))
   return text === pattern || foldedEqual(text, pattern)
 }
@@ -66,6 +84,7 @@ function foldedEqual(a: string, b: string): boolean {
  * comparison "is not valid").
  */
 export function compareTexts(a: string, b: string): number {
+  countTexts(a, b)
   const prefixed = endsWithItsAt(b)
   return orderOfFolded(fold(a), fold(prefixed ? b.slice(0, -1) : b), prefixed)
 }
@@ -87,6 +106,7 @@ export function orderOfFolded(fa: string, fb: string, prefixed: boolean): number
  * Words are what the query engine's `%` finds: runs of letters, digits and `_`.
  */
 export function containsKeyword(text: string, keyword: string): boolean {
+  countTexts(text, keyword)
   const test = keywordTest(keyword)
   return test !== undefined && keywords(text).some(test)
 }

@@ -11,6 +11,7 @@
 import { compareFolded, fold } from '@entistore/core'
 import { Collection } from '../../values/collection.js'
 import { DateValue } from '../../values/date-value.js'
+import { countTexts } from '../../values/text-compare.js'
 import { TimeValue } from '../../values/time-value.js'
 
 /** The rank of a value's type in 4D's order of mixed types (0 for Null, 6 for a date). */
@@ -49,6 +50,7 @@ export function compareValues(a: unknown, b: unknown, diacritical = false): numb
     case 1:
       return Number(a) - Number(b)
     case 2:
+      countTexts(a as string, b as string)
       return textOrder(fold(a as string), fold(b as string), a as string, b as string, diacritical)
     case 3: {
       const x = a instanceof TimeValue ? a.seconds : (a as number)

@@ -7,6 +7,7 @@ import {
   run,
   stepsTests,
   texts,
+  underBudget,
   type BudgetCase,
 } from '../../commands/run.fixture.js'
 
@@ -178,4 +179,19 @@ describe('the budget', () => {
   budgetTests(CASES)
   // Written as steps (values/work.ts): a call in slices stops inside them.
   stepsTests(CASES)
+})
+
+// An element of millions of characters is folded whole to be compared: one pass an element would
+// let 200 of them run for seconds unseen by the budget. Each comparison of texts past a piece
+// counts their length (values/text-compare.ts `countTexts`).
+describe('elements that are long texts', () => {
+  const long = 'é b '.repeat(75_000)
+  const code =
+    '$c:=[]\nFor ($i; 1; 200)\n$c.push($1)\nEnd for\nreturn [$c.indexOf($2); $c.count(); $c.distinct().length]'
+  it('count their length: past the budget, 9410', () => {
+    expect(underBudget(code, [long, `${long}z`], 50)).toEqual({ errCode: 9410 })
+  })
+  it('give what they give within it', () => {
+    expect(underBudget(code, [long, `${long}z`], 1e9)).toEqual({ value: [-1, 200, 1] })
+  })
 })
