@@ -231,6 +231,7 @@ export class ProjectRunner {
       const clock = cx.rt.clock
       const budget = currentBudget()
       const deadline = budget?.deadline ?? Infinity
+      cx.rt.inSlices()
       call = { rt: cx.rt, g, clock, budget, own: 0, left: 0, deadline }
       const r = slice(call)
       return r.done ? { done: true, value: result(cx, r.value) } : r
@@ -286,6 +287,7 @@ export class ProjectRunner {
                   const value = code === undefined ? undefined : cx.rt.invoke(code, self, params)
                   return { done: true as const, value: result(cx, value) }
                 }
+                cx.rt.inSlices()
                 call = { rt: cx.rt, g, own: 0, stopped: false }
               } else {
                 // The budget of this slice (core gives each the time the last one left).

@@ -96,3 +96,30 @@ describe('a call in slices', () => {
     expect(await Promise.all(calls)).toEqual([12, 12])
   })
 })
+
+describe('a runtime in slices', () => {
+  // A loop of 10,240 passes: a stop each 4,096 passes run plain, each 1,024 in slices, so that a
+  // loop whose passes are heavy (an object, a text, a push: 7 to 26 ms for 4,096) stops within a
+  // slice of a few milliseconds.
+  const stops = async (inSlices: boolean): Promise<number> => {
+    const { compileMethod } = await import('../compile/compile-method.js')
+    const { Runtime } = await import('../runtime/index.js')
+    const { budgetOf } = await import('../runtime/context/budget.js')
+    const method = compileMethod(
+      'var $i; $n : Integer\nFor ($i; 1; 10240)\n$n:=$n+1\nEnd for\nreturn $n',
+    )
+    const rt = new Runtime({ budget: budgetOf(60_000, { now: () => 0 }) })
+    if (inSlices) rt.inSlices()
+    return rt.run(() => {
+      const g = method.fn.steps(rt, undefined, [])!
+      let n = 0
+      while (g.next().done !== true) n++
+      return n
+    })
+  }
+  it('stops every 1,024 passes, where plain code reads the clock every 4,096', async () => {
+    // The ticks go below 0 once each refill is spent: a stop each 1,025 (4,097) passes and calls.
+    expect(await stops(false)).toBe(2)
+    expect(await stops(true)).toBe(9)
+  })
+})

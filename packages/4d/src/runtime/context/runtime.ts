@@ -21,7 +21,7 @@ import { DateValue } from '../values/date-value.js'
 import { isPlainObject, newObject, typeName } from '../values/kinds.js'
 import { markStorage } from '../values/shared.js'
 import { TimeValue } from '../values/time-value.js'
-import { TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
+import { SLICED_TICKS, TICKS_BETWEEN_READS, type CodeBudget } from './budget.js'
 import { BuiltinClassStore, ClassStore } from './class-store.js'
 import { CLASS_MEMBERS, type ClassObject } from './class-object.js'
 import type {
@@ -79,7 +79,7 @@ export interface RuntimeOptions {
   readonly log?: EventLog
   /** Image conversions (`CREATE THUMBNAIL`): the host's. */
   readonly images?: ImageHost
-  /** Outgoing HTTP requests (`HTTP Request`) and mail (`4D.SMTPTransporter`): the host's. */
+  /** Outgoing HTTP requests (`HTTP Request`), mail (`4D.SMTPTransporter`), processes: the host's. */
   readonly http?: HttpHost
   readonly smtp?: SmtpHost
   readonly exec?: ExecHost
@@ -87,10 +87,7 @@ export interface RuntimeOptions {
   readonly workers?: WorkerHost
   /** Running in a worker: its name, and its process variables, kept from job to job. */
   readonly worker?: { readonly name: string; readonly variables: Map<string, unknown> }
-  /**
-   * `Storage`, the application's catalog of shared objects (storage.md): one a datastore, kept by
-   * the project loader from call to call; a new one for a run without it.
-   */
+  /** `Storage` (storage.md): one a datastore, kept by the project loader; else a new one a run. */
   readonly storage?: object
   /**
    * The compiler of 4D code given as text (`Formula from string`, `EXECUTE FORMULA`): the
@@ -113,6 +110,7 @@ export interface Runtime extends Operators {}
 export class Runtime {
   /** Ticks left before the clock is read (budget.ts); Infinity without a budget. */
   ticks: number
+  #between = TICKS_BETWEEN_READS // ticks between two readings of the clock (fewer `inSlices`)
   #budget: CodeBudget | undefined
   readonly clock: Clock
   readonly cs: ClassStore
@@ -212,7 +210,12 @@ export class Runtime {
    */
   useBudget(budget: CodeBudget): void {
     this.#budget = budget
-    this.ticks = Math.min(this.ticks, TICKS_BETWEEN_READS)
+    this.ticks = Math.min(this.ticks, this.#between)
+  }
+
+  /** Its code runs in slices from now on: it stops (and reads the clock) every SLICED_TICKS. */
+  inSlices(): void {
+    this.ticks = Math.min(this.ticks, (this.#between = SLICED_TICKS))
   }
 
   /** Called when `ticks` runs out: reads the clock, and stops the code past the deadline. */
@@ -223,7 +226,7 @@ export class Runtime {
       return
     }
     if (budget.clock.now() > budget.deadline) raise('BudgetExceeded', { ms: budget.ms })
-    this.ticks = TICKS_BETWEEN_READS
+    this.ticks = this.#between
   }
 
   /** The clock: a read outside the data, told to core (outside-state.ts), as the reads below. */
