@@ -4,15 +4,9 @@
  * into (attribute-steps.ts `getterAhead`), so that a getter that loops stops inside its loop; the
  * read's value is the one that call returned, the getter called once.
  */
-import {
-  createDatastore,
-  DatastoreError,
-  getterSteps,
-  type Datastore,
-  type Entity,
-  type RolesJson,
-} from '@entistore/core'
+import { createDatastore, DatastoreError, type Datastore, type RolesJson } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { getterInSteps } from './getter-steps.fixture.js'
 import { compileProject } from '../project/compile-project.js'
 import { ordaBridge } from './bridge.js'
 import { ENTITY_MEMBERS } from './members/entity-members.js'
@@ -153,19 +147,6 @@ const HEAVY = (() => {
 // A stop every 4,096 passes of a loop: code read in one piece ends in one step.
 const STOPS = PASSES / 4_096 - 10
 
-/** `name` of `entity` read by its getter's call in steps, driven a step at a time. */
-function inSteps(entity: Entity, name: string): { value: unknown; steps: number } {
-  const attr = entity.dataClass.def.attributesByName.get(name)!
-  if (attr.kind !== 'calculated') throw new Error(`${name} is no computed attribute`)
-  const work = getterSteps(attr.compute, entity)!
-  let steps = 0
-  for (;;) {
-    const r = work.next()
-    if (r.done === true) return { value: r.value, steps }
-    steps++
-  }
-}
-
 describe('a getter read by 4D code running in steps', () => {
   for (const [how, name, plus] of [
     ['This.heavy', 'outer', 1],
@@ -174,7 +155,7 @@ describe('a getter read by 4D code running in steps', () => {
     it(`goes into the getter's steps (${how}): stops inside its loop, its value kept`, () => {
       const ds = tasks()
       const task = ds.dataClass('Task').get(1)!
-      const { value, steps } = inSteps(task, name)
+      const { value, steps } = getterInSteps(task, name)
       expect(value).toBe(HEAVY + plus)
       // The reading code stopped inside the getter's loop.
       expect(steps).toBeGreaterThan(STOPS)
@@ -197,7 +178,7 @@ describe('a getter read by 4D code running in steps', () => {
       const task = ds.dataClass('Task').get(1)!
       let error: unknown
       try {
-        ds.actAs(ds.sessions.openGuest(), () => inSteps(task, name))
+        ds.actAs(ds.sessions.openGuest(), () => getterInSteps(task, name))
       } catch (e) {
         error = e
       }
@@ -208,7 +189,7 @@ describe('a getter read by 4D code running in steps', () => {
   // A read by a literal text key is the member read it names (compile/emit/expressions.ts).
   it('goes into the getter\'s steps by a literal text key (This["heavy"])', () => {
     const ds = tasks()
-    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'indexed')
+    const { value, steps } = getterInSteps(ds.dataClass('Task').get(1)!, 'indexed')
     expect(value).toBe(HEAVY + 3)
     expect(steps).toBeGreaterThan(STOPS)
     expect(ds.call('calls')).toBe(1)
@@ -217,7 +198,7 @@ describe('a getter read by 4D code running in steps', () => {
   // A key known only as it runs asks the host once known (step-calls.ts `getSteps`).
   it("goes into the getter's steps by a key known as it runs (This[$name])", () => {
     const ds = tasks()
-    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'named')
+    const { value, steps } = getterInSteps(ds.dataClass('Task').get(1)!, 'named')
     expect(value).toBe(HEAVY + 4)
     expect(steps).toBeGreaterThan(STOPS)
     expect(ds.call('calls')).toBe(1)
@@ -232,7 +213,7 @@ describe('a getter read by 4D code running in steps', () => {
   ] as const)
     it(`goes into each row's getter through ${how}`, () => {
       const ds = tasks()
-      const { value: read, steps } = inSteps(ds.dataClass('Task').get(2)!, name)
+      const { value: read, steps } = getterInSteps(ds.dataClass('Task').get(2)!, name)
       expect(read).toBe(value)
       expect(steps).toBeGreaterThan(STOPS)
       // Once for each task: the read run again finds its work's result.
@@ -243,7 +224,7 @@ describe('a getter read by 4D code running in steps', () => {
   // loop over entities goes into it, each getter call in steps.
   it("goes into each element's getter through a formula ($c.map(Formula($1.value.heavy)))", () => {
     const ds = tasks()
-    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'mapped')
+    const { value, steps } = getterInSteps(ds.dataClass('Task').get(1)!, 'mapped')
     expect(value).toBe(JSON.stringify([HEAVY + 2, HEAVY]))
     expect(steps).toBeGreaterThan(2 * STOPS)
     expect(ds.call('calls')).toBe(2)
@@ -252,7 +233,7 @@ describe('a getter read by 4D code running in steps', () => {
   // So does a sort by such a formula: each comparison's two getter calls in steps.
   it("goes into each element's getter through a sort by formula ($c.sort(Formula(…)))", () => {
     const ds = tasks()
-    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'sorted')
+    const { value, steps } = getterInSteps(ds.dataClass('Task').get(1)!, 'sorted')
     expect(value).toBe(JSON.stringify([1, 2, 3]))
     const calls = ds.call('calls') as number
     expect(calls).toBeGreaterThanOrEqual(4)
@@ -263,7 +244,7 @@ describe('a getter read by 4D code running in steps', () => {
   it("goes into each member's getter through a selection ($sel.heavy)", () => {
     const ds = tasks()
     const task = ds.dataClass('Task').get(1)!
-    const { value, steps } = inSteps(task, 'listed')
+    const { value, steps } = getterInSteps(task, 'listed')
     // The collection the plain read gives, in the selection's order.
     const plain = JSON.stringify([HEAVY + 2, HEAVY + 1, HEAVY])
     expect(value).toBe(plain)
@@ -291,7 +272,7 @@ describe('a getter read by 4D code running in steps', () => {
     it(`goes into the getters a member reads by name (${how})`, () => {
       const ds = tasks()
       const task = ds.dataClass('Task').get(1)!
-      const { value, steps } = inSteps(task, name)
+      const { value, steps } = getterInSteps(task, name)
       expect(JSON.parse(value as string)).toEqual(plain)
       expect(steps).toBeGreaterThan(calls * STOPS)
       // Once for each entity read: the member finds their values.

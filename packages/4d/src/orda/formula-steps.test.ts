@@ -4,8 +4,9 @@
  * loops, calls a method that loops or reads a getter that loops stops inside its loop; the
  * member's value is the one its plain call gives, the formula called once for each entity.
  */
-import { createDatastore, getterSteps, type Datastore, type Entity } from '@entistore/core'
+import { createDatastore, getterSteps, type Datastore } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
+import { getterInSteps } from './getter-steps.fixture.js'
 import { compileProject } from '../project/compile-project.js'
 import { projectFunctions } from '../project/project-functions.js'
 import { FourDFunction } from '../runtime/context/function-object.js'
@@ -143,19 +144,6 @@ function tasks(count = 3): Datastore {
 // A stop every 4,096 passes of a loop: code read in one piece ends in one step.
 const STOPS = PASSES / 4_096 - 10
 
-/** `name` of `entity` read by its getter's call in steps, driven a step at a time. */
-function inSteps(entity: Entity, name: string): { value: unknown; steps: number } {
-  const attr = entity.dataClass.def.attributesByName.get(name)!
-  if (attr.kind !== 'calculated') throw new Error(`${name} is no computed attribute`)
-  const work = getterSteps(attr.compute, entity)!
-  let steps = 0
-  for (;;) {
-    const r = work.next()
-    if (r.done === true) return { value: r.value, steps }
-    steps++
-  }
-}
-
 // What a call throws, as its message.
 function thrown(fn: () => unknown): string {
   try {
@@ -171,7 +159,7 @@ describe('a member that calls a formula for each entity, from 4D code running in
     it(`goes into the formula's steps for each entity (${how})`, () => {
       const ds = tasks()
       const task = ds.dataClass('Task').get(1)!
-      const { value, steps } = inSteps(task, name)
+      const { value, steps } = getterInSteps(task, name)
       expect(value).toBe(answer)
       // Once for each task: the member reads the values computed ahead.
       expect(ds.call('calls')).toBe(3)
@@ -188,7 +176,8 @@ describe('a member that calls a formula for each entity, from 4D code running in
     let steps = 0
     const inPieces = thrown(() => {
       const work = getterSteps(
-        (task.dataClass.def.attributesByName.get('failing') as { compute: never }).compute,
+        (task.dataClass.def.attributesByName.get('failing') as unknown as { compute: never })
+          .compute,
         task,
       )!
       while (work.next().done !== true) steps++
@@ -200,7 +189,7 @@ describe('a member that calls a formula for each entity, from 4D code running in
     expect(inPieces).toMatch(/unknownMember/)
     // A formula the settings refuse (`allowFormulas: False`) is never called: core's 1278.
     const before = ds.call('calls')
-    const refused = thrown(() => inSteps(task, 'refused'))
+    const refused = thrown(() => getterInSteps(task, 'refused'))
     expect(refused).toBe(thrown(() => task.get('refused')))
     expect(refused).toMatch(/not allowed/i)
     expect(ds.call('calls')).toBe(before)
@@ -225,7 +214,7 @@ describe('a member that calls a formula for each entity, from 4D code running in
     })
     expect(orderByFormula.steps(rt, selection, [plain])).toBeUndefined()
     expect(orderByFormula.steps(rt, selection, [stepped])).toBeDefined()
-    const { value, steps } = inSteps(ds.dataClass('Task').get(1)!, 'cheap')
+    const { value, steps } = getterInSteps(ds.dataClass('Task').get(1)!, 'cheap')
     expect(value).toBe('[3,2,1]')
     expect(steps).toBeLessThan(10)
     expect(ds.call('calls')).toBe(0)
@@ -278,7 +267,7 @@ describe('a member that calls a formula for each entity, from 4D code running in
   it('orders 70,000 entities loaded in bulk in steps, as the plain call does', () => {
     const ds = tasks(70_000)
     const task = ds.dataClass('Task').get(1)!
-    const { value } = inSteps(task, 'cheap')
+    const { value } = getterInSteps(task, 'cheap')
     expect(JSON.parse(value as string)).toHaveLength(70_000)
     expect(value).toBe(task.get('cheap'))
   })

@@ -13,6 +13,9 @@ import type { Runtime } from '../runtime/context/runtime.js'
 import type { Work } from '../runtime/values/work.js'
 import type { World } from './world-shape.js'
 
+/** What the formula's calls ask of the world: an entity of core as 4D code holds it. */
+type Converting = Pick<World, 'toFourD'>
+
 /** A formula as core calls it: `This` the entity, the settings' `args` its `$1`. */
 export type EntityFormula = (entity: Entity) => unknown
 
@@ -36,7 +39,7 @@ export function formulaCall(
 
 /** The formula called at once, for each entity core gives it. */
 export const plainFormula =
-  (rt: Runtime, world: World, call: FormulaCall): EntityFormula =>
+  (rt: Runtime, world: Converting, call: FormulaCall): EntityFormula =>
   (entity) =>
     call.formula.invoke(rt, world.toFourD(entity), call.params)
 
@@ -92,7 +95,7 @@ function* noted<T>(steps: Work<T>, pass: { stopped: boolean }): Work<T> {
  */
 export function* formulaAhead(
   rt: Runtime,
-  world: World,
+  world: Converting,
   call: FormulaCall,
   entities: () => Iterable<Entity | null>,
 ): Work<EntityFormula> {

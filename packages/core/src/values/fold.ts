@@ -57,7 +57,7 @@ export function foldLatin1(s: string): string {
 
 // A long text's code units, read back as a string in one call: UTF-16 in the machine's order.
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-let utf16: TextDecoder | undefined
+const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true })
 
 /**
  * `foldLatin1` past the arguments one call takes: the folded code units into an array, read back
@@ -69,7 +69,7 @@ function foldLongLatin1(s: string, table: Uint16Array): string {
   if (!LITTLE_ENDIAN) return foldByRule(s)
   const codes = new Uint16Array(s.length)
   for (let i = 0; i < s.length; i++) codes[i] = table[s.charCodeAt(i)]!
-  return (utf16 ??= new TextDecoder('utf-16le', { ignoreBOM: true })).decode(codes)
+  return utf16.decode(codes)
 }
 
 /** The general rule: decompose, drop the combining marks, lowercase, recompose. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { Clock, FunctionsDef } from '@entistore/core'
 import type { CodeLimits } from '@entistore/4d'
 import { createRestHandler, toFetchHandler } from '@entistore/rest'
-import { afterAll } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { loadDatastoreFiles } from '../load/load-files.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
@@ -169,4 +169,21 @@ export async function answeredBeside(
   const short = light().then((r) => (order.push('light'), r))
   const [h, l] = await Promise.all([long, short])
   return { order, heavy: h, light: l }
+}
+
+/**
+ * A guest and another client of a copy of the project `from`, served with a request budget of 2 s,
+ * its data made by its DataStore functions `seeds` (`{ seed: 10, seedTasks: 3 }`, each answering
+ * the count it made): what the hostile tests set up before each of their attacks.
+ */
+export async function besideClients(
+  from: string,
+  seeds: Readonly<Record<string, number>>,
+): Promise<{ guest: Client; other: Client }> {
+  const serve = await served(projectCopy(from, {}), { queryBudgetMs: 2_000 })
+  const guest = serve.client()
+  const other = serve.client()
+  for (const [fn, n] of Object.entries(seeds))
+    expect((await guest.post(`$catalog/${fn}`, [n])).json.result).toBe(n)
+  return { guest, other }
 }

@@ -7,10 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  besideClients,
   errCodes,
   HOSTILE_EVENTS,
-  projectCopy,
-  served,
   type Client,
   type Reply,
 } from './four-d-rest.fixture.js'
@@ -22,10 +21,7 @@ describe('a guest meeting a restrict and an event that loop', () => {
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE_EVENTS, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [ITEMS])).json.result).toBe(ITEMS)
+    ;({ guest, other } = await besideClients(HOSTILE_EVENTS, { seed: ITEMS }))
   })
 
   // The heavy request and a read by key of Lot sent after it started: the order answered, both replies.

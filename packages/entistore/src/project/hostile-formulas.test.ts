@@ -8,9 +8,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  besideClients,
   errCodes,
   HOSTILE,
-  projectCopy,
   served,
   type Client,
 } from './four-d-rest.fixture.js'
@@ -23,11 +23,7 @@ describe('a formula called for each entity by a project’s 4D code', () => {
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [10])).json.result).toBe(10)
-    expect((await guest.post('$catalog/seedTasks', [3])).json.result).toBe(3)
+    ;({ guest, other } = await besideClients(HOSTILE, { seed: 10, seedTasks: 3 }))
   })
 
   // A call of function `fn`, and a read by key of employee `n` sent once it started: the read is

@@ -10,10 +10,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  besideClients,
   errCodes,
   HOSTILE,
-  projectCopy,
-  served,
   type Client,
   type Json,
 } from './four-d-rest.fixture.js'
@@ -26,11 +25,7 @@ describe('a getter that loops, read by name or written inside a function’s res
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [10])).json.result).toBe(10)
-    expect((await guest.post('$catalog/seedTasks', [3])).json.result).toBe(3)
+    ;({ guest, other } = await besideClients(HOSTILE, { seed: 10, seedTasks: 3 }))
     const assigned = await guest.post('Employee?$method=update', {
       __KEY: '1',
       task: { __KEY: '1' },

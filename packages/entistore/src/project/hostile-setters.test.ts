@@ -10,9 +10,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  besideClients,
   errCodes,
   HOSTILE,
-  projectCopy,
   served,
   type Client,
   type Reply,
@@ -26,11 +26,7 @@ describe('a computed attribute’s setter that loops, written beside another cli
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [EMPLOYEES])).json.result).toBe(EMPLOYEES)
-    expect((await guest.post('$catalog/seedTasks', [TASKS])).json.result).toBe(TASKS)
+    ;({ guest, other } = await besideClients(HOSTILE, { seed: EMPLOYEES, seedTasks: TASKS }))
   })
 
   // The heavy request, and a read by key of employee `n` sent once it started: both replies, and

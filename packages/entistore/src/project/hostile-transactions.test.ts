@@ -11,9 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   answeredBeside,
+  besideClients,
   errCodes,
-  projectCopy,
-  served,
   type Client,
   type Reply,
 } from './four-d-rest.fixture.js'
@@ -30,10 +29,7 @@ describe('a transaction whose saving event loops, beside another client', () => 
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE_TRANSACTIONS, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [ITEMS])).json.result).toBe(ITEMS)
+    ;({ guest, other } = await besideClients(HOSTILE_TRANSACTIONS, { seed: ITEMS }))
   })
 
   const count = async (): Promise<number> => (await other.get('Item?$top=1')).json.__COUNT

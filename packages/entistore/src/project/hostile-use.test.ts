@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { answeredBeside, projectCopy, served, type Client } from './four-d-rest.fixture.js'
+import { answeredBeside, besideClients, type Client } from './four-d-rest.fixture.js'
 
 /** Functions that loop inside a `Use` of Storage, Item's restrict reading Storage, and Lot. */
 const HOSTILE_USE = fileURLToPath(new URL('test-projects/hostile-use', import.meta.url))
@@ -18,10 +18,7 @@ describe('a guest looping inside a Use block', () => {
   let other: Client
 
   beforeAll(async () => {
-    const serve = await served(projectCopy(HOSTILE_USE, {}), { queryBudgetMs: 2_000 })
-    guest = serve.client()
-    other = serve.client()
-    expect((await guest.post('$catalog/seed', [ITEMS])).json.result).toBe(ITEMS)
+    ;({ guest, other } = await besideClients(HOSTILE_USE, { seed: ITEMS }))
   })
 
   beforeEach(async () => {
