@@ -213,7 +213,7 @@ export class Runtime {
     this.ticks = Math.min(this.ticks, this.#between)
   }
 
-  /** Its code runs in slices from now on: it stops (and reads the clock) every SLICED_TICKS. */
+  /** @internal Its code runs in slices from now on: it stops (and reads the clock) every SLICED_TICKS. */
   inSlices(): void {
     this.ticks = Math.min(this.ticks, (this.#between = SLICED_TICKS))
   }
