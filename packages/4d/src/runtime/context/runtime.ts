@@ -213,7 +213,7 @@ export class Runtime {
     this.ticks = Math.min(this.ticks, this.#between)
   }
 
-  /** @internal Its code runs in slices from now on: it stops (and reads the clock) every SLICED_TICKS. */
+  /** @internal From now on its code runs in slices: a stop (a clock reading) every SLICED_TICKS. */
   inSlices(): void {
     this.ticks = Math.min(this.ticks, (this.#between = SLICED_TICKS))
   }
