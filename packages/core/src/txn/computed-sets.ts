@@ -106,7 +106,7 @@ function withoutExplicit(
 }
 
 /** A value written to a computed attribute, as its set function receives it. */
-export function setValue(
+function setValue(
   dc: DataClassDef,
   attr: CalculatedAttributeDef,
   raw: unknown,
