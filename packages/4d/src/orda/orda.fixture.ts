@@ -86,6 +86,10 @@ export interface RunOptions {
   /** The project's classes by name: their 4D text. */
   readonly classes?: Readonly<Record<string, string>>
   readonly args?: readonly unknown[]
+  /** Project methods by name: their 4D text. */
+  readonly methods?: Readonly<Record<string, string>>
+  /** Compiled as a call in slices runs it (generators driven to their end), or plain. */
+  readonly steps?: boolean
 }
 
 /** Runs a 4D method on `ds` as a project's code (see the module's comment); its result as 4D has it. */
@@ -97,6 +101,8 @@ export function runOn(ds: Datastore, text: string, options: RunOptions = {}): un
   const session = bridge.session() as object | null
   return run4d(text, options.args ?? [], {
     classes: options.classes,
+    methods: options.methods,
+    emit: options.steps === true ? { steps: true } : undefined,
     runtime: {
       ds: bridge.ds,
       classes,

@@ -44,7 +44,7 @@ export { band, bitClear, bitSet, bitTest, bor, bxor, cond, shl, shr, truthy } fr
 /** `obj.name`, `obj[expr]`, `col[i]` read (`get`) and assigned (`set`); `stored(v)` as held. */
 export { get, set, stored } from './ops/members.js'
 /** `obj.name` read at a place that keeps the reader its last host gave (`getAt(site, obj, n)`). */
-export { getAt, type Site } from './ops/member-sites.js'
+export { getAt, getInto, type Site } from './ops/member-sites.js'
 /** `$a{i}` read (`elem`) and assigned (`setElem`), on 4D's arrays. */
 export { elem, setElem } from './arrays/four-d-array.js'
 /** `$p->` read (`deref`) and assigned (`derefSet`); `->$a{i}` (`elementPointer`). */

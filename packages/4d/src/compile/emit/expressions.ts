@@ -13,6 +13,7 @@ import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { keepsFirstParam } from './formula-param.js'
 import { andOr, binary, COMPOUND, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
+import { reusesLocal } from './reused-local.js'
 import { assignment, captured, outArgument, variable } from './variables.js'
 
 const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
@@ -28,6 +29,20 @@ const RESULT_TYPES: Readonly<Record<string, StaticType>> = {
  */
 export const memberRead = (ctx: EmitContext, object: string, name: string): Emitted =>
   emitted(stepping(ctx, 'getAt', 'getAtSteps', `${ctx.site()}, ${object}, ${name}`))
+
+/**
+ * `$local:=object.name` for a local that keeps nothing it is given (reused-local.ts): the read
+ * gives the object it gave this call the last time, pointed at the new value, when its host can
+ * (member-sites.ts `getInto`; `l0` the call's own, so a recursive call has its own).
+ */
+export function readInto(ctx: EmitContext, target: ExprNode, value: ExprNode): Emitted | undefined {
+  if (value.kind !== 'Member' || ctx.analysis.invalid.has(value)) return undefined
+  const resolved = ctx.analysis.resolved.get(target)
+  if (resolved?.kind !== 'slot' || !reusesLocal(ctx.analysis, resolved.slot)) return undefined
+  const into = ctx.longTemp()
+  const args = `${ctx.site()}, ${objectOf(ctx, value.object, value.name)}, ${quote(value.name)}, ${into}`
+  return emitted(`(${into} = ${stepping(ctx, 'getInto', 'getIntoSteps', args)})`)
+}
 
 /**
  * `rt.sync(args)`, in a generator `rt.steps(args)`, which answers its value, or `rt.LATER` when

@@ -26,7 +26,8 @@ const assigned = (source: string, v: string): string =>
 
 describe('a read by index', () => {
   it('by a literal text key, in a generator, is the member read it names', () => {
-    const source = emit('$a:=$1["employer"]\n$b:=$1.employer', true)
+    // `$b` kept, so that its read is `getAtSteps`, not the one into a local (reused-local.ts).
+    const source = emit('$a:=$1["employer"]\n$b:=$1.employer\n$c:=[$b]', true)
     // `$a` is v0, `$b` v2 ($1 is v1): the same read, but for its site.
     const [byIndex, byName] = [assigned(source, 'v0'), assigned(source, 'v2')]
     expect(byIndex).toBe(

@@ -17,7 +17,7 @@ import type {
 import type { StatementNode, TryNode, UseNode } from '../../ast/statements.js'
 import type { EmitContext } from './context.js'
 import { converted, emitted, type Emitted } from './emitted.js'
-import { expr, stepping, targetRead } from './expressions.js'
+import { expr, readInto, stepping, targetRead } from './expressions.js'
 import { forEachLoop, forLoop, repeatLoop, whileLoop } from './loops.js'
 import { binary, COMPOUND, condition } from './operators.js'
 import { quote } from './quote.js'
@@ -192,7 +192,8 @@ function assign(ctx: EmitContext, node: AssignNode): void {
       return assignTo(
         ctx,
         target,
-        value(() => expr(ctx, target)),
+        (op === undefined ? readInto(ctx, target, node.value) : undefined) ??
+          value(() => expr(ctx, target)),
       )
     case 'CharAt': {
       // `$t[[i]]:=c`: the variable takes its text with that character replaced (dt_string.md);

@@ -44,6 +44,11 @@ export class EntityHandle extends OrdaHandle {
    */
   declare private from: EntitySelection | undefined
   declare private index: number
+  /**
+   * Made by a relation read that gives it again (member-sites.ts `getInto`): held only by that
+   * read's call and a local that keeps nothing, so the read may point it at the next entity.
+   */
+  declare reusable: boolean
 
   // Declared fields, assigned here (handle.ts says why).
   constructor(
@@ -58,6 +63,7 @@ export class EntityHandle extends OrdaHandle {
     this.draft = draft
     this.from = from
     this.index = index
+    this.reusable = false
   }
 
   /** The saved version as it remembers the selection it was read from (null for a new entity). */
@@ -247,17 +253,26 @@ function storageReader(def: DataClassDef, attr: AttributeDef, type: string): Mem
 }
 
 // A related entity: a new handle at each read (as toFourD makes one), or attributeToFourD's value
-// of the rest (Null, a draft's relation set by key).
+// of the rest (Null, a draft's relation set by key); `into`, the handle given again when it is
+// one `into` made that no class code has had as `This` (else a new one it may give again).
 function relationReader(def: DataClassDef, attr: AttributeDef): MemberReader {
-  return (target) => {
+  const read = (target: unknown, reusing: boolean, reuse: unknown): unknown => {
     const entity = savedOf(target, def)
     if (entity === undefined) return MISS
     const raw = readSaved(entity, attr)
     const world = (target as EntityHandle).world
-    return raw instanceof CoreEntity
-      ? new EntityHandle(world, raw, null)
-      : world.attributeToFourD(attr, raw)
+    if (!(raw instanceof CoreEntity)) return world.attributeToFourD(attr, raw)
+    if (!reusing) return new EntityHandle(world, raw, null)
+    if (reuse instanceof EntityHandle && reuse.reusable && !reuse.shared && reuse.world === world) {
+      reuse.point(raw)
+      return reuse
+    }
+    const made = new EntityHandle(world, raw, null)
+    made.reusable = true
+    return made
   }
+  const into = (target: unknown, reuse: unknown): unknown => read(target, true, reuse)
+  return Object.assign((target: unknown) => read(target, false, undefined), { into })
 }
 
 function otherReader(def: DataClassDef, attr: AttributeDef): MemberReader {

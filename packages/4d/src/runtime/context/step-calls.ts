@@ -3,10 +3,10 @@
  * `methodSteps`, `superCallSteps` find the function as `call`, `method` and `superCall` do, and
  * answer its steps (ops/steps.ts) when it is 4D code with a generator or a collection function
  * written as steps (values/work.ts), or its value, called at once, when it is anything else;
- * `getAtSteps`, `getSteps` and `setSteps` read and assign a member as `getAt`, `get` and `set` do,
- * in steps when its host has work to run there (an entity's relation, a getter, its `touched`
- * events). They join the running
- * context's prototype (runtime/index.ts).
+ * `getAtSteps`, `getIntoSteps`, `getSteps` and `setSteps` read and assign a member as `getAt`,
+ * `getInto`, `get` and `set` do, in steps when its host has work to run there (an entity's
+ * relation, a getter, its `touched` events). They join the running context's prototype
+ * (runtime/index.ts).
  */
 import { raise } from '../errors/fourd-error.js'
 import * as operators from '../operators.js'
@@ -26,16 +26,23 @@ import type { Runtime } from './runtime.js'
 let pending: Generator<void, unknown, void> | undefined
 const LATER: unique symbol = Symbol('later')
 
-// `getAtSteps` past its site's reader: the host's work first, if any.
-function readAhead(site: Site, target: unknown, key: string): unknown {
+// `getAtSteps` past its site's reader, `getIntoSteps` with what to give again (`reuse`): the
+// host's work first, if any (the read's closure made only then).
+function readAhead(site: Site, target: unknown, key: string, reuse: unknown): unknown {
   const ahead =
     typeof target === 'object' && target !== null
       ? (target as StepsHost)[READ_STEPS]?.(key)
       : undefined
-  if (ahead === undefined) return operators.getAt(site, target, key)
-  pending = readAfter(ahead, () => operators.getAt(site, target, key))
+  if (ahead === undefined) return readNow(site, target, key, reuse)
+  pending = readAfter(ahead, () => readNow(site, target, key, reuse))
   return LATER
 }
+
+// What `getAtSteps` passes as `reuse`: a plain `getAt`.
+const AT: unique symbol = Symbol('at')
+
+const readNow = (site: Site, target: unknown, key: string, reuse: unknown): unknown =>
+  reuse === AT ? operators.getAt(site, target, key) : operators.getInto(site, target, key, reuse)
 
 // The host's work, then the read, unless the work's value is the read's (host.ts `READ_STEPS`).
 function* readAfter(
@@ -83,7 +90,14 @@ export const STEP_CALLS = {
       const value = read(target)
       if (value !== MISS) return value
     }
-    return readAhead(site, target, key)
+    return readAhead(site, target, key, AT)
+  },
+
+  /** `getInto` in a generator, as `getAtSteps` reads (member-sites.ts). */
+  getIntoSteps(this: Runtime, site: Site, target: unknown, key: string, reuse: unknown): unknown {
+    const read = site.r
+    if (read !== null && read.ahead !== true) return operators.getInto(site, target, key, reuse)
+    return readAhead(site, target, key, reuse)
   },
 
   /**

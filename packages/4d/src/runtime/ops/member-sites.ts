@@ -7,6 +7,11 @@
  * read still asks what it asks through `get` (an entity's attribute, the session's permission at
  * that moment, through core's readAttribute). A site is one object a place of a compiled function,
  * made when the function is (emit/function.ts); any other object takes `get`'s way.
+ *
+ * `getInto(site, obj, "employer", l0)` reads as `getAt`, for a local that keeps nothing it is
+ * given (compile/emit/reused-local.ts): a reader that has `into` then gives `l0` again, pointed at
+ * the new value, rather than a new object (a relation's entity, a pass of a loop an allocation
+ * less), when `l0` is one it made and no class code has had it.
  */
 import { MEMBER_READER, MISS, type MemberReader, type ReaderHost } from '../values/host.js'
 import { get } from './members.js'
@@ -36,4 +41,14 @@ export function getAt(site: Site, target: unknown, key: string): unknown {
     }
   }
   return get(target, key)
+}
+
+/** `target.key` at `site`, into `reuse` (what this read gave the call's last time) if it can. */
+export function getInto(site: Site, target: unknown, key: string, reuse: unknown): unknown {
+  const into = site.r?.into
+  if (into !== undefined) {
+    const value = into(target, reuse)
+    if (value !== MISS) return value
+  }
+  return getAt(site, target, key)
 }

@@ -56,9 +56,16 @@ export interface MemberHost {
 /**
  * A reader of one member for the objects of one kind (the value, or MISS for another object);
  * `ahead` when its reads may have work to run first in a call in slices (READ_STEPS: an entity's
- * relation), which a generator then asks the object for.
+ * relation), which a generator then asks the object for; `into` when it can give an object again.
  */
-export type MemberReader = ((target: unknown) => unknown) & { readonly ahead?: true }
+export type MemberReader = ((target: unknown) => unknown) & {
+  readonly ahead?: true
+  /**
+   * The read, giving `reuse` again pointed at the value when `reuse` is an object this `into` made
+   * that nothing else may hold (member-sites.ts `getInto`), or a new one it may give again.
+   */
+  readonly into?: (target: unknown, reuse: unknown) => unknown
+}
 
 export interface ReaderHost {
   [MEMBER_READER](name: string): MemberReader | undefined
