@@ -92,7 +92,7 @@ const WHY: Partial<Record<OpId, string>> = {
   range:
     'the sorted index gives the row ids in key order, which are then put in row order for the selection',
   between:
-    'the engine drives with one bound through the sorted index and filters the other half by predicate',
+    'both bounds read one range of the sorted index (two binary searches), whose row ids come in key order; planning the two comparisons and making the selection are most of the rest',
   begin: 'the prefix is folded and looked up in the sorted index of folded names',
   scan: 'a compiled predicate over the columns, with folded comparison of city',
   top: 'an orderBy through the sorted index on salary, then 100 entities read. The text `salary desc` is parsed once and kept, an index’s walk is made once per direction, and the selection’s iterator is a class, not a generator',

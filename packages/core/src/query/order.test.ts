@@ -361,3 +361,50 @@ describe('EntitySelection.orderBy', () => {
     }
   })
 })
+
+describe('a range read from a sorted index, in its default order', () => {
+  // Keys in creation order (the key order is the row order): the rows come in key order of the
+  // index, few are sorted by row id, many found by a walk of the table; deleted rows last.
+  it('comes by row id, few rows or many, deleted ones last', () => {
+    fc.assert(
+      fc.property(
+        // Tables of 50 to 400 rows, ranges of any width: a few rows (sorted) and many (walked).
+        fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 50, maxLength: 400 }),
+        fc.integer({ min: -1, max: 1000 }),
+        fc.oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 1000 })),
+        fc.array(fc.nat({ max: 399 }), { maxLength: 20 }),
+        fc.nat({ max: 30 }),
+        (ranks, low, width, deleted, page) => {
+          const ds = createDatastore({
+            dataClasses: [
+              {
+                name: 'Row',
+                attributes: [
+                  { name: 'ID', type: 'long' },
+                  { name: 'rank', type: 'long', indexed: true, indexKind: 'sorted' },
+                ],
+                key: [{ name: 'ID' }],
+              },
+            ],
+          })
+          ds.loadData({ Row: ranks.map((rank, i) => ({ ID: i + 1, rank })) })
+          const dc = ds.dataClass('Row')
+          const table = dc.table
+          const high = low + width
+          const picked = dc.query('rank > :1 and rank < :2', low, high)
+          const gone = [...new Set(deleted.map((d) => d % ranks.length))]
+            .map((i) => i + 1)
+            .filter((id) => ranks[id - 1]! > low && ranks[id - 1]! < high)
+          ds.commit(gone.map((id) => ({ op: 'delete', table, before: table.recordByKey(id)! })))
+          const live = ranks
+            .map((rank, i) => ({ ID: i + 1, rank }))
+            .filter((r) => r.rank > low && r.rank < high && !gone.includes(r.ID))
+            .map((r) => r.ID)
+          const want = [...live, ...gone.map(() => null)]
+          expect(keysOf(picked)).toEqual(want)
+          expect(keysOf(picked.window(0, page))).toEqual(want.slice(0, page))
+        },
+      ),
+    )
+  })
+})
