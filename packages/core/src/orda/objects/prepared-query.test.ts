@@ -112,6 +112,24 @@ const TEXTS: [dataClass: string, text: string][] = [
   ['Person', 'age in :1 order by name desc'],
   ['Tag', 'label = :1'],
   ['Tag', 'label === :1'],
+  // Ranges with both bounds (range-lookup.ts): a literal bound, a hash index only (age), none.
+  ['Person', 'score >= :1 and score < 3'],
+  ['Person', 'score <= 3.5 and score > :1'],
+  ['Person', 'age > :1 and age <= 24'],
+  ['Person', 'ID > :1 and ID < 30'],
+  ['Tag', 'weight >= :1 and weight <= 2'],
+]
+
+/** Ranges with both bounds in placeholders, run with two values. */
+const RANGES: [dataClass: string, text: string][] = [
+  ['Person', 'score > :1 and score < :2'],
+  ['Person', 'score >= :1 and score <= :2'],
+  ['Person', 'score < :2 and score >= :1'],
+  ['Person', 'score > :1 and score < :1'],
+  ['Person', 'score > :2 and score < :1 order by name'],
+  ['Person', 'age >= :1 and age < :2'],
+  ['Person', 'name >= :1 and name < :2'], // texts: the general path
+  ['Person', 'score > :1 and score < :2 and age > 0'],
 ]
 
 const anyValue = fc.oneof(
@@ -159,6 +177,16 @@ describe('PreparedQuery', () => {
       const firstRow = typeof r.general === 'string' ? r.general : r.general.slice(0, 1)
       expect(r.first).toEqual(firstRow)
       expect(r.findOne).toEqual(firstRow)
+    },
+  )
+
+  test.prop([fc.constantFrom(...RANGES), anyValue, anyValue], { numRuns: 400 })(
+    'answers a range with both bounds as the general query path does',
+    ([dataClass, text], low, high) => {
+      const ds = store()
+      const r = both(ds.dataClass(dataClass), text, [low, high])
+      expect(r.prepared).toEqual(r.general)
+      expect(r.cached).toEqual(r.general)
     },
   )
 
@@ -230,6 +258,12 @@ describe('PreparedQuery', () => {
     expect(direct('employer.name = :1')).toBe(false) // a join
     expect(direct('name = :1 and age = :2')).toBe(false)
     expect(direct('age > :1')).toBe(false)
+    expect(direct('score >= :1 and score < :2')).toBe(true)
+    expect(direct('score < 4 and score > :1')).toBe(true)
+    expect(direct('age >= :1 and age < :2')).toBe(false) // a hash index only
+    expect(direct('name >= :1 and name < :2')).toBe(false) // texts
+    expect(direct('score > :1 and score > :2')).toBe(false)
+    expect(direct('score > :1 and score < :2 and age > 0')).toBe(false)
     expect(direct('name in :1')).toBe(true)
     expect(direct('age in :1')).toBe(true)
     expect(direct('nick in :1')).toBe(false)
