@@ -4,7 +4,8 @@
  * from the index, without binding, planning or the executor (prepared-query.ts says when it is
  * asked, and that the general path stays the reference for the result).
  */
-import type { DataClass } from './data-class.js'
+import type { DataClassDef, SchemaDef } from '../../schema/definitions.js'
+import type { Table } from '../../store/table.js'
 import type { ValueType } from '../../schema/model-json.js'
 import type { KeyValue } from '../../values/value-types.js'
 import { Ast, type QueryNode } from '../../query/ast.js'
@@ -15,6 +16,13 @@ import type { AttributeIndexes } from '../../indexes/index-set.js'
 import type { SelectionRowIds } from '../../sets/row-ids.js'
 import { equalityAccess, equalRows, equalRowsOf, type EqualityAccess } from '../../query/planner.js'
 import type { KeptReads } from '../../query/kept-reads.js'
+
+/** What a lookup reads of its dataclass (a DataClass is one). */
+export interface LookupTarget {
+  readonly def: DataClassDef
+  readonly table: Table
+  readonly datastore: { readonly schema: SchemaDef }
+}
 
 /** What a prepared query reads from an index when it can, for the values of one run. */
 export interface Lookup {
@@ -34,7 +42,7 @@ export interface Lookup {
  * of the dataclass itself, or undefined for any other query.
  */
 export function indexLookup(
-  dc: DataClass,
+  dc: LookupTarget,
   query: QueryNode,
   exposedOnly: boolean,
   reads: KeptReads,

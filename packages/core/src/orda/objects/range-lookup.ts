@@ -8,20 +8,19 @@
  * `exactKey`: the keys the general path would make); a range of more rows than one step of the
  * budget is the general path's, which reads it in steps.
  */
-import type { DataClass } from './data-class.js'
 import { Ast, type ComparisonNode, type FilterNode, type QueryNode } from '../../query/ast.js'
 import { bindFilter } from '../../query/bind.js'
 import { BUDGET_STEP } from '../../query/budget.js'
 import type { KeptReads } from '../../query/kept-reads.js'
 import type { SortedIndex } from '../../indexes/sorted-index.js'
 import type { SortKey } from '../../values/compare.js'
-import { exactKey, type Lookup } from './index-lookup.js'
+import { exactKey, type Lookup, type LookupTarget } from './index-lookup.js'
 
 const NUMBER_TYPES: ReadonlySet<string> = new Set(['byte', 'word', 'long', 'long64', 'number'])
 
 /** The lookup of `query` when it is such a range (see above), or undefined. */
 export function rangeLookup(
-  dc: DataClass,
+  dc: LookupTarget,
   query: QueryNode,
   exposedOnly: boolean,
   reads: KeptReads,
