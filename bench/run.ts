@@ -140,6 +140,7 @@ const QUERY_OPS = [
   'in',
   'range',
   'between',
+  'range20',
   'begin',
   'scan',
   'top',
@@ -226,8 +227,8 @@ ${OWN_DATA_HELP}
                      4d-language: 4D code compiled by @entistore/4d against the same logic in
                      TypeScript (a loop, collection functions, text, ORDA), and the car-rental
                      classes parsed and compiled; for --only: ${FOUR_D_OPS.join(' ')}
-  --only=eq,scan     suites or operations to run: query (eq get in range between begin scan
-                     top top-noindex load, and on the short rows short-eq short-get
+  --only=eq,scan     suites or operations to run: query (eq get in range between range20 begin
+                     scan top top-noindex load, and on the short rows short-eq short-get
                      short-range), text (or text-begin text-contains text-in10 text-in100
                      text-in10-one, and on names text-names-in10-one text-names-in190
                      text-accents-in10-one text-accents-in190), http, memory, writes (or
