@@ -349,20 +349,6 @@ const SHORT: Shape = {
         baseline: SCAN,
       },
     },
-    // Issue 79: a range reads its rows as an equality does, wherever they lie in the table (the
-    // codes are shuffled: the 20 rows are spread through it), the rest being their rendering.
-    {
-      of: `${RANGE}-row range`,
-      metric: 'cost',
-      versus: 'code filter',
-      max: 1.5,
-      label: '≤1.5× an indexed equality, CPU a request',
-      issue: {
-        measure: `indexed range of ${RANGE} rows, CPU a request (1 / req/s)`,
-        goal: '≤ 1.5× an indexed equality',
-        baseline: 'code filter',
-      },
-    },
   ],
   issue19: true,
   plain: 'plain-short-server.mjs',
