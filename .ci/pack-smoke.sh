@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packages as a user of another project gets them: `npm pack` each workspace, install the three
+# The packages as a user of another project gets them: `npm pack` each workspace, install the four
 # tarballs into a scratch project outside the repository, then compile a smoke program against their
 # published types and run it (library, typed models, the node and Express adapters, the fixture,
 # serve()), and run the installed `entistore` CLI. Before Express is installed, a strict consumer

@@ -8,7 +8,8 @@
  * - Usage errors: the mistakes a newcomer made (a typo, a bad value, a missing value, flags that
  *   do not go together), each with its exit code and the lines on stderr: the goal is two, the
  *   mistake and where the options are, not the help after them.
- * - Footprint: the three tarballs (`npm pack`), installed into an empty project with no optional
+ * - Footprint: the four tarballs (`npm pack --workspaces`, whose prepack leaves the comments out
+ *   of their JavaScript: tools/pack-dist.ts), installed into an empty project with no optional
  *   feature (what a user of the library gets), and, with `clone`, `npm ci` in a fresh clone of
  *   the repository's last commit (what a contributor gets): megabytes, packages and seconds, with
  *   the goals (≤ 10 MB; ≤ 200 MB and ≤ 25 s). Both need the npm registry.
@@ -166,11 +167,15 @@ function footprint(clone: boolean): void {
     const app = join(scratch, 'app')
     mkdirSync(app)
     writeFileSync(join(app, 'package.json'), '{ "private": true, "type": "module" }\n')
-    const seconds = run('npm', ['install', '--no-audit', '--no-fund', ...files], app)
+    const seconds = run(
+      'npm',
+      ['install', '--omit=optional', '--no-audit', '--no-fund', ...files],
+      app,
+    )
     const modules = join(app, 'node_modules')
     const rows = [
       [
-        'the three tarballs (npm pack)',
+        `the ${files.length} tarballs (npm pack)`,
         megabytes(files.reduce((sum, f) => sum + statSync(f).size, 0)),
         '',
         String(files.length),

@@ -1,0 +1,70 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { restore, strip } from './pack-dist.ts'
+import { packedJs } from './packed-js.ts'
+
+const ORIGINAL =
+  '/** Doc. */\nexport function f() {\n    // why\n    return 1;\n}\n//# sourceMappingURL=f.js.map'
+const TYPES = '/** Doc. */\nexport declare function f(): number;\n'
+
+let scratch: string
+let dist: string
+let stash: string
+
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'pack-dist-'))
+  dist = join(scratch, 'dist')
+  stash = join(scratch, 'stash')
+  mkdirSync(join(dist, 'sub'), { recursive: true })
+  writeFileSync(join(dist, 'sub/f.js'), ORIGINAL)
+  writeFileSync(join(dist, 'sub/f.d.ts'), TYPES)
+})
+
+afterEach(() => rmSync(scratch, { recursive: true, force: true }))
+
+const read = (file: string): string => readFileSync(join(dist, file), 'utf8')
+const mtime = (file: string): number => statSync(join(dist, file)).mtimeMs
+
+describe('pack-dist', () => {
+  it('strips the JavaScript for the pack, then puts back the same bytes and time', () => {
+    const before = mtime('sub/f.js')
+    const { before: bytes, after } = strip(dist, stash, packedJs)
+    expect(read('sub/f.js')).toBe('export function f() {\n\treturn 1;\n}\n')
+    expect(after).toBeLessThan(bytes)
+    expect(read('sub/f.d.ts')).toBe(TYPES) // the types keep their doc comments
+    expect(restore(dist, stash)).toEqual({ restored: 1, kept: 0 })
+    expect(read('sub/f.js')).toBe(ORIGINAL)
+    expect(mtime('sub/f.js')).toBeCloseTo(before, 2)
+    expect(existsSync(stash)).toBe(false)
+  })
+
+  it('keeps the first stash when a second strip runs before the restore', () => {
+    strip(dist, stash, packedJs)
+    strip(dist, stash, packedJs) // a pack beside, or one after a pack that stopped halfway
+    expect(restore(dist, stash)).toEqual({ restored: 1, kept: 0 })
+    expect(read('sub/f.js')).toBe(ORIGINAL)
+  })
+
+  it('leaves a file a build rewrote since the strip', () => {
+    strip(dist, stash, packedJs)
+    writeFileSync(join(dist, 'sub/f.js'), 'export const rebuilt = 1;\n')
+    expect(restore(dist, stash)).toEqual({ restored: 0, kept: 1 })
+    expect(read('sub/f.js')).toBe('export const rebuilt = 1;\n')
+    expect(existsSync(stash)).toBe(false)
+  })
+
+  it('restores nothing when nothing was stripped', () => {
+    expect(restore(dist, stash)).toEqual({ restored: 0, kept: 0 })
+    expect(read('sub/f.js')).toBe(ORIGINAL)
+  })
+})
