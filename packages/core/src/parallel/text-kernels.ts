@@ -1,11 +1,13 @@
 /**
  * @module Kernels over a folded text column (store/folded-column.ts), for scans of text that no
  * index answers: `acceptCodes` over its codes (the test of each distinct text made once by the
- * caller), `equalUnits` over its code units (one text sought, `code = 'AB12'`). Like every kernel,
- * pure functions of typed arrays: the calling thread runs the same code without a pool.
+ * caller), `equalUnits` over its code units (one text sought, `code = 'AB12'`), `matchUnits` over
+ * them for texts, prefixes, suffixes and contained texts (unit-forms.ts). Like every kernel, pure
+ * functions of typed arrays: the calling thread runs the same code without a pool.
  */
 import { CHECK_ROWS, checkCancel } from './cancel.js'
 import { RowIdsFound } from './row-ids-found.js'
+import { formTables, holds, holdsOneByOne, type FormTables, type UnitForms } from './unit-forms.js'
 
 export interface AcceptCodesArgs {
   /** A code a row, 0 for null (and deleted rows). */
@@ -70,25 +72,18 @@ export function equalUnits(
   return found.rows()
 }
 
-/** The texts a test of equality with wildcards holds for, as code units (see `matchUnits`). */
-export interface UnitForms {
-  readonly exact: readonly Uint16Array[]
-  readonly prefixes: readonly Uint16Array[]
-  readonly suffixes: readonly Uint16Array[]
-  readonly contains: readonly Uint16Array[]
-}
-
 export interface MatchUnitsArgs extends UnitForms {
   readonly starts: Int32Array
   readonly lengths: Int32Array
   readonly units: Uint8Array | Uint16Array
 }
 
-// Whether `units` from `at` holds `sought`.
-function holdsAt(units: Uint8Array | Uint16Array, at: number, sought: Uint16Array): boolean {
-  for (let i = 0; i < sought.length; i++) if (units[at + i] !== sought[i]) return false
-  return true
-}
+// Up to this many forms, each is tried in turn (unit-forms.ts `holdsOneByOne`).
+const ONE_BY_ONE = 2
+
+// The tables of one scan's forms, made at its first range (a scan calls the kernel a range at a
+// time, on this thread or a worker's copy of the arguments).
+const tablesOf = new WeakMap<MatchUnitsArgs, FormTables>()
 
 /**
  * The row ids in [from, to) whose text is one of `exact`, starts with one of `prefixes`, ends
@@ -100,30 +95,36 @@ export function matchUnits(
   to: number,
   cancel: Int32Array,
 ): Int32Array {
-  const { starts, lengths } = args
+  const { starts, lengths, units } = args
+  const few = args.exact.length + args.prefixes.length + args.suffixes.length + args.contains.length
+  let tables = few <= ONE_BY_ONE ? undefined : tablesOf.get(args)
+  if (tables === undefined && few > ONE_BY_ONE)
+    tablesOf.set(args, (tables = formTables(args, units instanceof Uint16Array)))
+  // One or two texts or prefixes, none empty (`begin 'ap'`, `code = 'AB@'`): a row whose first
+  // unit begins neither is passed over here (the hand loop's `startsWith` costs about as much).
+  const anchored =
+    few <= ONE_BY_ONE &&
+    args.suffixes.length === 0 &&
+    args.contains.length === 0 &&
+    args.exact.every((t) => t.length > 0) &&
+    args.prefixes.every((t) => t.length > 0)
+  const firstUnits = [...args.exact, ...args.prefixes].map((t) => t[0]!)
+  const a = firstUnits[0] ?? -1
+  const b = firstUnits[1] ?? a
   const found = new RowIdsFound()
   for (let at = from; at < to; at += CHECK_ROWS) {
     checkCancel(cancel, at - from)
     const end = Math.min(to, at + CHECK_ROWS)
     for (let r = at; r < end; r++) {
       const n = lengths[r]! - 1
-      if (n >= 0 && matches(args, starts[r]!, n)) found.add(r)
+      if (n < 0) continue
+      if (anchored && (n === 0 || (units[starts[r]!] !== a && units[starts[r]!] !== b))) continue
+      const yes =
+        tables === undefined
+          ? holdsOneByOne(args, units, starts[r]!, n)
+          : holds(tables, units, starts[r]!, n)
+      if (yes) found.add(r)
     }
   }
   return found.rows()
-}
-
-// Whether the text of `n` units from `s` is one of the forms of `f`.
-function matches(f: MatchUnitsArgs, s: number, n: number): boolean {
-  const { units } = f
-  for (const t of f.exact) if (t.length === n && holdsAt(units, s, t)) return true
-  for (const t of f.prefixes) if (t.length <= n && holdsAt(units, s, t)) return true
-  for (const t of f.suffixes) if (t.length <= n && holdsAt(units, s + n - t.length, t)) return true
-  for (const t of f.contains) {
-    if (t.length === 0) return true
-    const first = t[0]
-    for (let i = s, last = s + n - t.length; i <= last; i++)
-      if (units[i] === first && holdsAt(units, i, t)) return true
-  }
-  return false
 }

@@ -278,8 +278,18 @@ export interface TextForms {
   readonly contains: readonly string[]
 }
 
-/** The forms an equality or IN holds for, when it holds for nothing else (no null, no `a@b`). */
+/**
+ * The forms an equality, an IN or a `begin` holds for, when it holds for nothing else (no null, no
+ * `a@b`).
+ */
 function textForms(c: BoundComparison): TextForms | undefined {
+  // `begin` holds for the texts that start with its folded text (foldedTest): one prefix.
+  if (c.op === 'begin') {
+    const prefix = c.value.kind === 'value' ? c.value.pattern?.prefix : undefined
+    return prefix === undefined
+      ? undefined
+      : { exact: [], prefixes: [prefix], suffixes: [], contains: [] }
+  }
   if (c.op !== 'eq' && c.op !== 'strictEq' && c.op !== 'in') return undefined
   const a = alternatives(c, c.op !== 'strictEq')
   if (a.nulls || a.others.length > 0) return undefined

@@ -103,17 +103,18 @@ describe('FoldedColumn', () => {
 describe('matchUnits', () => {
   const units = (t: string) => Uint16Array.from(t, (c) => c.charCodeAt(0))
   it('finds the rows whose text equals, begins with, ends with or contains a form, as the string methods do', () => {
-    const piece = fc.string({ maxLength: 3, unit: fc.constantFrom('a', 'b', 'é', '東') })
+    // Forms of up to 6 units, up to 6 of each kind: one or two tried in turn, more through the
+    // tables and the sliding window (unit-forms.ts); texts of up to 16 units.
+    const unit = fc.constantFrom('a', 'b', 'é', '東')
+    const piece = fc.string({ maxLength: 6, unit })
     fc.assert(
       fc.property(
-        fc.array(
-          fc.option(fc.string({ maxLength: 8, unit: fc.constantFrom('a', 'b', 'é', '東') })),
-        ),
+        fc.array(fc.option(fc.string({ maxLength: 16, unit }))),
         fc.record({
-          exact: fc.array(piece, { maxLength: 2 }),
-          prefixes: fc.array(piece, { maxLength: 2 }),
-          suffixes: fc.array(piece, { maxLength: 2 }),
-          contains: fc.array(piece, { maxLength: 2 }),
+          exact: fc.array(piece, { maxLength: 6 }),
+          prefixes: fc.array(piece, { maxLength: 6 }),
+          suffixes: fc.array(piece, { maxLength: 6 }),
+          contains: fc.array(piece, { maxLength: 6 }),
         }),
         (texts, forms) => {
           const column = new FoldedColumn(4, 0)
