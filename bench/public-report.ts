@@ -92,7 +92,7 @@ const WHY: Partial<Record<OpId, string>> = {
   range:
     'the sorted index gives the row ids in key order, which are then put in row order for the selection',
   between:
-    'both bounds read one range of the sorted index (two binary searches), whose row ids come in key order; planning the two comparisons and making the selection are most of the rest',
+    'both bounds are read from the sorted index directly (two binary searches, no planning: core range-lookup.ts; a window past 4,096 rows, as at 1M, takes the general path, in steps), then the row ids copied and the selection made',
   begin: 'the prefix is folded and looked up in the sorted index of folded names',
   scan: 'a compiled predicate over the columns, with folded comparison of city',
   top: 'an orderBy through the sorted index on salary, then 100 entities read. The text `salary desc` is parsed once and kept, an index’s walk is made once per direction, and the selection’s iterator is a class, not a generator',
@@ -155,7 +155,7 @@ function httpBehind(results: readonly HttpResult[]): string[] {
 }
 
 const HTTP_WHY: Record<RequestId, string> = {
-  get: 'a read by key takes the REST handler’s quick lane (one pass over the URL, no query machinery, no session kept for a client without a cookie: the load generator sends none), but each entity of a random key is decoded from the table’s compact rows and rendered with __KEY, __STAMP and __TIMESTAMP (its bytes are kept only from a row’s second read); the raw floor reads rows[id - 1] and stringifies it. A CPU profile (2026-11-26, random keys over 200k rows): the rendering (JSON.stringify of each text) 22%, the collector 16%, decoding the row 15%',
+  get: 'a read by key takes the REST handler’s quick lane (one pass over the URL, no query machinery); the load generator sends no cookie back, so each request opens a guest session and is told its cookie, as 4D counts a guest (since issue 78: the per-session quotas count them), but each entity of a random key is decoded from the table’s compact rows and rendered with __KEY, __STAMP and __TIMESTAMP (its bytes are kept only from a row’s second read); the raw floor reads rows[id - 1] and stringifies it. A CPU profile (2026-11-26, random keys over 200k rows): the rendering (JSON.stringify of each text) 22%, the collector 16%, decoding the row 15%',
   list50:
     'city has no index: the filter (parsed once, cached) compares every row, folded, because the reply gives __COUNT, the number of all matches; the endpoints by hand stop at the 50th match. The reply is an entity selection body (__ENTITIES, __COUNT, stamps)',
   update:
