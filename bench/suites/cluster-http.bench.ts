@@ -59,6 +59,7 @@ import {
   type Lag,
 } from '../replication-lag.ts'
 import { count, ms, ratio, table } from '../report.ts'
+import { sessionCookies } from '../session-cookies.ts'
 import { ENTISTORE, ORIGIN } from './http.bench.ts'
 import { JSON_HEADERS, randomItem, UPDATE_PATH } from './writes.bench.ts'
 
@@ -487,26 +488,10 @@ export async function runClusterHttpSuite(
           : ORIGIN.exec(started.line)![0]
       return { origin, pid: started.child.pid }
     }
-    // One session per connection, each opened by a GET of $catalog on a connection of its own,
-    // then sent back once: a session every server keeps from then on (a guest is kept once its
-    // client comes back; with Redis at once, where any worker finds it), checked by that second
-    // reply setting no new cookie. A client whose cookie named no session would open a guest at
-    // each write, and with Redis write it there.
-    const sessions = async (label: string, origin: string) => {
-      const cookies: { cookie: string }[] = []
-      for (let c = 0; c < o.load.connections; c++) {
-        const client = httpClient(origin, { fresh: true })
-        const opened = await client.send('GET', '/rest/$catalog')
-        const cookie = client.cookie()
-        const again = await client.send('GET', '/rest/$catalog')
-        if (opened.status !== 200 || again.status !== 200 || cookie === undefined)
-          throw new Error(`${label}: GET /rest/$catalog answered ${opened.status}, no cookie`)
-        if (client.cookie() !== cookie)
-          throw new Error(`${label}: the session of GET /rest/$catalog was not kept`)
-        cookies.push({ cookie })
-      }
-      return cookies
-    }
+    // One session per connection (session-cookies.ts): a client whose cookie named no session
+    // would open a guest at each write, and with Redis write it there.
+    const sessions = (label: string, origin: string) =>
+      sessionCookies(label, origin, o.load.connections)
     const running: Running[] = []
     for (const spec of SERVERS) {
       const postgres = spec.postgres ? await pg.freshDatabase() : undefined

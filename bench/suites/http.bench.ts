@@ -22,6 +22,7 @@ import { prng } from '../data.ts'
 import { compareLoad, type LoadOptions, type LoadResult, type LoadTarget } from '../http-load.ts'
 import { CACHE_DIR, GROUPS, itemFiles, type DataFiles } from '../items.ts'
 import { settledRss, startNode, type Child, type Settled } from '../processes.ts'
+import { sessionCookies } from '../session-cookies.ts'
 import { count, mb, ms, ratio, sizeLabel, table } from '../report.ts'
 import { codeOf, makeShortRows, shortFiles } from '../short-rows.ts'
 import { median } from '../timing.ts'
@@ -754,7 +755,8 @@ async function measureLoad(
       `warm-up each, then ${o.load.rounds} × ${o.load.seconds} s per server and request, ` +
       `alternating (raw, entistore, raw…). Raw node:http answers a fixed body: a median-size ` +
       `entistore reply (${sizes.join(', ')}). Latency: per reply, request written → reply read, ` +
-      'in the load generator.' +
+      'in the load generator. Each connection to entistore sends back the cookie of a session ' +
+      'of its own, as a REST client does.' +
       (plain
         ? ' Plain JS (a hand-written node:http server over Maps and a sorted array, ' +
           `bench/child/${shape.plain}) answers the same requests with the same JSON, built per ` +
@@ -762,6 +764,8 @@ async function measureLoad(
         : ''),
   )
   const measured: Measured = { ent: new Map(), raw: new Map(), plain: new Map() }
+  // Each connection sends its session's cookie back, as a REST client does (session-cookies.ts).
+  const cookies = await sessionCookies('entistore serve', origin, o.load.connections)
   try {
     for (const set of shape.loads) {
       const single = set.length === 1
@@ -775,6 +779,7 @@ async function measureLoad(
           label: single ? 'entistore serve' : `entistore serve: ${r.id}`,
           origin,
           path: r.path(rows),
+          connectionHeaders: cookies,
         })),
         ...(plainOrigin === undefined
           ? []

@@ -32,7 +32,10 @@ const ds = createDatastore(
 const dc = ds.dataClass('Row')
 
 function comparison(text: string, params: unknown[]): BoundComparison {
-  const bound = bindFilter(ds.schema, dc.def, parseQuery(text).filter!, { params })
+  const bound = bindFilter(ds.schema, dc.def, parseQuery(text).filter!, {
+    params,
+    reads: undefined,
+  })
   if (bound.kind !== 'Comparison') throw new Error(`${text}: not one comparison`)
   return bound
 }
