@@ -78,7 +78,8 @@ export interface MatchUnitsArgs extends UnitForms {
   readonly units: Uint8Array | Uint16Array
 }
 
-// Up to this many forms, each is tried in turn (unit-forms.ts `holdsOneByOne`).
+// Up to this many forms, each is tried in turn (unit-forms.ts `holdsOneByOne`), unless one is a
+// contained text the window would jump over.
 const ONE_BY_ONE = 2
 
 // The tables of one scan's forms, made at its first range (a scan calls the kernel a range at a
@@ -97,8 +98,10 @@ export function matchUnits(
 ): Int32Array {
   const { starts, lengths, units } = args
   const few = args.exact.length + args.prefixes.length + args.suffixes.length + args.contains.length
-  let tables = few <= ONE_BY_ONE ? undefined : tablesOf.get(args)
-  if (tables === undefined && few > ONE_BY_ONE)
+  // A contained text of 3 units or more is sought by the window, which jumps, even alone.
+  const byTables = few > ONE_BY_ONE || args.contains.some((t) => t.length >= 3)
+  let tables = byTables ? tablesOf.get(args) : undefined
+  if (tables === undefined && byTables)
     tablesOf.set(args, (tables = formTables(args, units instanceof Uint16Array)))
   // One or two texts or prefixes, none empty (`begin 'ap'`, `code = 'AB@'`): a row whose first
   // unit begins neither is passed over here (the hand loop's `startsWith` costs about as much).

@@ -24,10 +24,15 @@ export interface FormTables {
   readonly all: boolean
   /** Whether the empty text is one of the exact forms. */
   readonly empty: boolean
-  /** By a text's first unit: 1 when an exact form or a prefix begins with it. */
+  /**
+   * By a text's first unit, or the hash of its first two (`firstPair`, when every exact form and
+   * prefix has two units or more: fewer texts pass): 1 when an exact form or a prefix begins so.
+   */
   readonly first: Uint8Array
-  /** By a text's last unit: 1 when a suffix ends with it. */
+  readonly firstPair: boolean
+  /** By a text's last unit, or the hash of its last two (`lastPair`): 1 when a suffix ends so. */
   readonly last: Uint8Array
+  readonly lastPair: boolean
   /** By a unit: 1 when it is a contained text of one unit (it alone makes the text hold). */
   readonly single: Uint8Array
   /** Whether some contained text is one unit long. */
@@ -61,10 +66,16 @@ export function formTables(forms: UnitForms, wide: boolean): FormTables {
   const suffixes = keep(forms.suffixes)
   const contains = keep(forms.contains)
   const all = [...prefixes, ...suffixes, ...contains].some((t) => t.length === 0)
-  const first = new Uint8Array(size)
-  for (const t of [...exact, ...prefixes]) if (t.length > 0) first[t[0]!] = 1
-  const last = new Uint8Array(size)
-  for (const t of suffixes) last[t[t.length - 1]!] = 1
+  const starting = [...exact, ...prefixes].filter((t) => t.length > 0)
+  const firstPair = starting.length > 0 && starting.every((t) => t.length >= 2)
+  const first = new Uint8Array(firstPair ? PAIRS : size)
+  for (const t of starting) first[firstPair ? pairOf(t[0]!, t[1]!) : t[0]!] = 1
+  const lastPair = suffixes.length > 0 && suffixes.every((t) => t.length >= 2)
+  const last = new Uint8Array(lastPair ? PAIRS : size)
+  for (const t of suffixes) {
+    const n = t.length
+    last[lastPair ? pairOf(t[n - 2]!, t[n - 1]!) : t[n - 1]!] = 1
+  }
   const single = new Uint8Array(size)
   const longer = contains.filter((t) => t.length > 1)
   for (const t of contains) if (t.length === 1) single[t[0]!] = 1
@@ -87,7 +98,9 @@ export function formTables(forms: UnitForms, wide: boolean): FormTables {
     all,
     empty: exact.some((t) => t.length === 0),
     first,
+    firstPair,
     last,
+    lastPair,
     single,
     singles: contains.some((t) => t.length === 1),
     window,
@@ -113,21 +126,23 @@ export function holds(
   if (f.all) return true
   if (n === 0) return f.empty
   const { forms } = f
-  if (f.first[units[s]!] === 1) {
+  const end = s + n - 1
+  const begins = f.firstPair ? (n >= 2 ? pairOf(units[s]!, units[s + 1]!) : -1) : units[s]!
+  if (begins >= 0 && f.first[begins] === 1) {
     for (const t of forms.exact) if (t.length === n && holdsAt(units, s, t)) return true
     for (const t of forms.prefixes) if (t.length <= n && holdsAt(units, s, t)) return true
   }
-  if (f.last[units[s + n - 1]!] === 1)
+  const ends = f.lastPair ? (n >= 2 ? pairOf(units[end - 1]!, units[end]!) : -1) : units[end]!
+  if (ends >= 0 && f.last[ends] === 1)
     for (const t of forms.suffixes)
       if (t.length <= n && holdsAt(units, s + n - t.length, t)) return true
-  const last = s + n - 1
-  if (f.singles) for (let i = s; i <= last; i++) if (f.single[units[i]!] === 1) return true
+  if (f.singles) for (let i = s; i <= end; i++) if (f.single[units[i]!] === 1) return true
   // The window slides along the text, by what its last two units allow; where they may end the
   // first units of some contained texts, those are compared from the window's start.
   const m = f.window
   if (m === 0 || n < m) return false
   const { shift } = f
-  for (let at = s + m - 1; at <= last;) {
+  for (let at = s + m - 1; at <= end;) {
     const h = pairOf(units[at - 1]!, units[at]!)
     const by = shift[h]!
     if (by > 0) {
