@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { restore, strip } from './pack-dist.ts'
+import { LOCK_STALE_MS, lock, restore, strip, unlock } from './pack-dist.ts'
 import { packedJs } from './packed-js.ts'
 
 const ORIGINAL =
@@ -66,5 +66,21 @@ describe('pack-dist', () => {
   it('restores nothing when nothing was stripped', () => {
     expect(restore(dist, stash)).toEqual({ restored: 0, kept: 0 })
     expect(read('sub/f.js')).toBe(ORIGINAL)
+  })
+
+  it('lets one pack of a package hold its dist at a time, and takes over a stale lock', () => {
+    const dir = join(scratch, 'stash.lock')
+    lock(dir)
+    expect(existsSync(dir)).toBe(true)
+    // Held: a second pack waits until the lock is stale on its clock, then takes it over.
+    let asked = 0
+    const clock = () => (++asked > 3 ? Date.now() + LOCK_STALE_MS + 1 : Date.now())
+    lock(dir, clock)
+    expect(asked).toBeGreaterThan(3)
+    expect(existsSync(dir)).toBe(true)
+    unlock(dir)
+    expect(existsSync(dir)).toBe(false)
+    lock(dir) // free again: taken at once
+    unlock(dir)
   })
 })

@@ -13,8 +13,11 @@
  * they were, and the modification time to the microsecond, so packing leaves no trace for a build
  * to see.
  *
- * Several packs may run at once (CI packs in three checks side by side) and a pack may stop between
- * its two scripts, so each step stands on its own: `strip` leaves a file already stripped as it is
+ * Several packs may run at once (CI packs in three checks side by side): one package's packs take
+ * turns (`lock`, from its `strip` to its `restore`), since npm's packer fails when a file changes
+ * size while it reads it (it did: a restore beside put the comments back in the middle of a pack).
+ * A pack may stop between its two scripts, leaving the lock: one older than LOCK_STALE_MS is taken
+ * over. And each step still stands on its own: `strip` leaves a file already stripped as it is
  * (the printing is idempotent) and keeps its first stash; `restore` puts a file back only when it
  * still holds what `strip` wrote (a build since then wins), and any pack's `restore` finishes an
  * earlier one's. Every write is a rename, so a pack beside reads one version of a file or the
@@ -74,6 +77,32 @@ function stashEntries(dir: string): string[] {
     return [] // no stash: nothing was stripped
   }
 }
+
+/** A lock left by a pack that stopped before its restore is taken over past this age. */
+export const LOCK_STALE_MS = 120_000
+
+/**
+ * Takes the lock `dir` (made by the one whose mkdir succeeds), waiting while another pack holds
+ * it, at most until it is LOCK_STALE_MS old (`now`: the clock, for tests).
+ */
+export function lock(dir: string, now: () => number = Date.now): void {
+  for (;;) {
+    try {
+      mkdirSync(dir)
+      return
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+    const since = statSync(dir, { throwIfNoEntry: false })?.mtimeMs
+    if (since !== undefined && now() - since > LOCK_STALE_MS)
+      rmSync(dir, { recursive: true, force: true })
+    // A pack takes a few seconds: looked at again in a tenth of one, the thread asleep.
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100)
+  }
+}
+
+/** Gives the lock `dir` back. */
+export const unlock = (dir: string): void => rmSync(dir, { recursive: true, force: true })
 
 /** What a .js file becomes in the tarball: tools/packed-js.ts's packedJs. */
 type Pack = (text: string, fileName: string) => string
@@ -183,10 +212,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // On stderr: `npm pack --json` (tools/release/lint-packages.mjs) reads stdout as JSON.
   if (step === 'strip') {
     const { packedJs } = await import('./packed-js.ts')
+    mkdirSync(dirname(stash), { recursive: true })
+    lock(`${stash}.lock`)
     const { before, after } = strip(dist, stash, packedJs)
     console.error(`pack-dist: ${dist}: JavaScript ${mb(before)} -> ${mb(after)} MB`)
   } else if (step === 'restore') {
     const { restored, kept } = restore(dist, stash)
+    unlock(`${stash}.lock`)
     console.error(
       `pack-dist: ${dist}: ${restored} files restored, ${kept} left as a build rewrote them`,
     )
