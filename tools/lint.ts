@@ -5,8 +5,8 @@
  *   anywhere, and no circle of type imports but among the files a public API lists
  *   (PUBLIC_TYPE_CIRCLES); the core's layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
- * - the entistore package makes its datastores with its own createDatastore (the one place that
- *   gives them the approximate vector index), never the core's;
+ * - the entistore package makes its datastores with its own (persist/in-memory-datastore.ts, the
+ *   one place that gives them the approximate vector index), never the core's createDatastore;
  * - file and folder names under packages/ are kebab-case;
  * - no source file past 500 lines, tests, fixtures, generated code and data tables aside
  *   (tools/file-size.ts);
@@ -67,12 +67,12 @@ for (const file of walk(join(root, 'packages'))) {
   }
   if (
     rel.startsWith('packages/entistore/src/') &&
-    rel !== 'packages/entistore/src/persist/create-datastore.ts' &&
+    rel !== 'packages/entistore/src/persist/in-memory-datastore.ts' &&
     !/\.(test|fixture)\.ts$/.test(rel) &&
     CORE_CREATE.test(text)
   )
     problems.push(
-      `${rel}: makes a datastore with the core's createDatastore: take persist/create-datastore.ts's, which gives it the approximate vector index`,
+      `${rel}: makes a datastore with the core's createDatastore: take persist/in-memory-datastore.ts's (or create-datastore.ts's, with persist), which gives it the approximate vector index`,
     )
   text.split('\n').forEach((line, i) => {
     if (/\b(it|test|describe)\.only\(/.test(line))

@@ -26,10 +26,9 @@ import type { FunctionsSource } from './load-functions.js'
 import { readDataStream } from '../files/data-stream.js'
 import { oldSpaceLimitNow } from './heap-limit.js'
 import { loadProgress, type LoadProgressReporter } from './load-progress.js'
-import { createDatastore, persistDatastore } from '../persist/create-datastore.js'
 import type { PersistOptions } from '../persist/persist-options.js'
-import { hasPersistedData } from '../persist/recovery.js'
 import { inTurn } from '../persist/take-slice.js'
+import { inMemoryDatastore } from '../persist/in-memory-datastore.js'
 
 // What a loader's caller meets besides the datastore, from the same import (fixture.ts): the
 // error that names a file, and the reading of a JSON file.
@@ -203,8 +202,12 @@ export async function loadDatastoreFiles(
         ? options.persist
         : options.persist.dir
   // A folder with data wins over the data file: reading a large file for nothing costs seconds.
+  // The persistence modules (journal, snapshots) are loaded only for a folder: a start without
+  // one would pay for their import, as for every module it loads.
   const skipData =
-    (persistDir !== undefined && hasPersistedData(persistDir)) || options.postgres !== undefined
+    (persistDir !== undefined &&
+      (await import('../persist/recovery.js')).hasPersistedData(persistDir)) ||
+    options.postgres !== undefined
   const dataFile = options.data === undefined || skipData ? undefined : options.data
   // A project's data may be a folder of CSV files: read whole (and checked) before the datastore.
   const csv =
@@ -232,7 +235,8 @@ export async function loadDatastoreFiles(
   }
   let ds: DatastoreWith<string>
   try {
-    ds = createDatastore(model as ModelJson, {
+    // In memory: its folder, if any, is opened below (persistDatastore).
+    ds = inMemoryDatastore(model as ModelJson, {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.sessions ? { sessions: options.sessions } : {}),
       ...(options.parallel ? { parallel: options.parallel } : {}),
@@ -283,6 +287,7 @@ export async function loadDatastoreFiles(
     // An empty folder: the data file is streamed in first, and written as the first snapshot
     // when the folder is opened (a load's rows are never journaled).
     if (dataFile !== undefined) await load(ds, dataFile)
+    const { persistDatastore } = await import('../persist/create-datastore.js')
     persistDatastore(ds, options.persist)
   } else if (inferred) {
     const { loadInferredData } = await import('./infer-data.js')

@@ -4,7 +4,6 @@
  * `import { createDatastore } from 'entistore'` takes the option; without it, the two are the same.
  */
 import {
-  createDatastore as createInMemory,
   type BuiltModel,
   type DataClassName,
   type Datastore,
@@ -18,7 +17,10 @@ import {
 } from '@entistore/core'
 import { Persistence } from './persist.js'
 import type { PersistOptions } from './persist-options.js'
-import { hnswIndexes } from '../vector-index/hnsw-index.js'
+import { inMemoryDatastore } from './in-memory-datastore.js'
+import { notePersistence } from './persistences.js'
+
+export { persistenceOf } from './persistences.js'
 
 export interface PersistentDatastoreOptions extends DatastoreOptions {
   /**
@@ -28,16 +30,6 @@ export interface PersistentDatastoreOptions extends DatastoreOptions {
    * `{ dir, fsync, batchMs, snapshotEvery, … }`. @default none: in memory only
    */
   readonly persist?: string | PersistOptions
-}
-
-const persistences = new WeakMap<Datastore, Persistence>()
-
-/**
- * The persistence of a datastore made with `persist`: its folder, what start-up found
- * (`recovery`), `snapshot()`, `flush()`, `close()`. Undefined for an in-memory datastore.
- */
-export function persistenceOf(ds: Datastore): Persistence | undefined {
-  return persistences.get(ds)
 }
 
 /**
@@ -67,11 +59,9 @@ export function createDatastore(
   model: ModelSource,
   options: PersistentDatastoreOptions = {},
 ): DatastoreWith<string> {
-  // HNSW for the vector searches that ask for approximation, when hnswlib-node is installed.
-  const nearestIndex = options.nearestIndex ?? hnswIndexes()
   const { persist, data, ...rest } = options
-  if (persist === undefined) return createInMemory(model, { ...options, nearestIndex })
-  const ds = createInMemory(model, { ...rest, nearestIndex })
+  if (persist === undefined) return inMemoryDatastore(model, options)
+  const ds = inMemoryDatastore(model, rest)
   persistDatastore(ds, persist, data === undefined ? undefined : (d) => void d.loadData(data))
   return ds
 }
@@ -90,7 +80,7 @@ export function persistDatastore(
     typeof persist === 'string' ? { dir: persist } : persist,
     initial,
   )
-  persistences.set(ds, persistence)
+  notePersistence(ds, persistence)
   // 4D's flushAndLock() flushes the datastore's cache: here, the journal's batch window.
   ds.onFlush(() => {
     if (persistence.state === 'open') persistence.flush()

@@ -47,7 +47,7 @@ import {
 import type { ExplorerOptions } from '../explorer/explorer-files.js'
 import { realSchedule, type Schedule } from './chaos.js'
 import { memoryNow, type HealthMemory } from './memory-now.js'
-import { persistenceOf } from '../persist/create-datastore.js'
+import { persistenceOf } from '../persist/persistences.js'
 import type { RequestLogEntry } from './request-log.js'
 import { logClosed, tappedResponse } from './request-tap.js'
 import { announceServing } from '../project/web-server-host.js'

@@ -1,8 +1,8 @@
 /**
  * @module The approximate index of vector attributes (core's `NearestIndex`) on hnswlib-node, an
  * optional dependency as sharp is: `npm install hnswlib-node` (a native addon, built on install)
- * and every datastore this package makes (its `createDatastore`, persist/create-datastore.ts, which
- * `entistore serve`, the fixtures and `clone` take) uses it for the searches that ask for
+ * and every datastore this package makes (persist/in-memory-datastore.ts, under its `createDatastore`,
+ * which `entistore serve`, the fixtures and `clone` take) uses it for the searches that ask for
  * approximation (docs/vectors.md). Chosen against usearch and hnswlib-wasm by recall, speed, memory and install
  * weight (docs/benchmarks.md, "Vectors"): 1.1 MB installed, recall@10 ≥ 0.99 at ef 16 on 100k
  * clustered vectors in 0.2 ms, about 1,360 bytes a vector of 256 dimensions.
