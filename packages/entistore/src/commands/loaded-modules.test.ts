@@ -102,6 +102,11 @@ describe('what the entistore command loads', () => {
     'load/load-functions.js',
     'serve/watch.js',
     'persist/save.js',
+    // The journal and snapshots (persist.js and what it imports) and what reads a folder's data.
+    'persist/persist.js',
+    'persist/recovery.js',
+    // A project's structure and class files (project-files.ts alone says where they are).
+    'project/load-project.js',
     'serve/users.js',
     'serve/workers.js',
     'cluster/cluster-core.js',
@@ -143,5 +148,15 @@ describe('what the entistore command loads', () => {
       'serve/watch.js',
       'persist/save.js',
     ])
+  })
+
+  it('serve --persist loads the journal and snapshots', async () => {
+    const { code, modules } = await loaded([
+      'serve',
+      ...['-m', MODEL, '-d', DATA, '-p', '0', '--no-explorer'],
+      ...['--persist', join(dir, 'persisted')],
+    ])
+    expect(code).toBe(0)
+    expect(loadedOf(modules)).toEqual(['persist/persist.js', 'persist/recovery.js'])
   })
 })

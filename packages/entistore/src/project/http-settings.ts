@@ -17,7 +17,7 @@ import {
 } from '@entistore/rest'
 import { FileError } from '../files/file-error.js'
 import { readJsonFile } from '../files/json-file.js'
-import { projectFiles } from './load-project.js'
+import { projectFiles } from './project-files.js'
 
 /** The options of `createRestHandler` a project's files give. */
 export interface ProjectHttpSettings {

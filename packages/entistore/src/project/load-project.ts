@@ -19,18 +19,9 @@ import type { RestrictEvent } from './restrict-events.js'
 import { structureModel } from './structure-model.js'
 import { readStructure, StructureError } from './structure-xml.js'
 import { parseXml, XmlSyntaxError } from './xml-reader.js'
+import { projectFiles, type ProjectFiles } from './project-files.js'
 
-/** The files of a project folder that Entistore reads. */
-export interface ProjectFiles {
-  /** The `Project` folder. */
-  readonly project: string
-  /** `Project/Sources/catalog.4DCatalog`. */
-  readonly catalog: string
-  /** `Project/Sources/roles.json`, when the project has one. */
-  readonly roles: string | undefined
-  /** `Project/Sources/Classes`, when the project has one. */
-  readonly classes: string | undefined
-}
+export { projectFiles, type ProjectFiles }
 
 export interface LoadedProject {
   /** The model, as a `--model` file would hold it (`entistore model --from-project` writes it). */
@@ -78,34 +69,6 @@ export interface LoadProjectOptions {
    * project's Components folder and the folder beside it are searched always. @default none
    */
   readonly components?: readonly string[]
-}
-
-const CATALOG = join('Sources', 'catalog.4DCatalog')
-
-/**
- * The files of the project at `folder`: the `Project` folder itself, or the folder that holds it
- * (the one with the `.4DProject` file's folder in it, as 4D lays a project out).
- */
-export function projectFiles(folder: string): ProjectFiles {
-  const candidates = [folder, join(folder, 'Project')]
-  const project = candidates.find((dir) => existsSync(join(dir, CATALOG)))
-  if (project === undefined) {
-    const why = !existsSync(folder)
-      ? 'the project folder does not exist'
-      : !statSync(folder).isDirectory()
-        ? 'the project path is a file, not a folder'
-        : `no ${CATALOG} in it nor in its Project folder: give the 4D project's Project folder, or the folder that holds it`
-    throw new FileError(folder, why)
-  }
-  const sources = join(project, 'Sources')
-  const roles = join(sources, 'roles.json')
-  const classes = join(sources, 'Classes')
-  return {
-    project,
-    catalog: join(project, CATALOG),
-    roles: existsSync(roles) ? roles : undefined,
-    classes: existsSync(classes) ? classes : undefined,
-  }
 }
 
 /** The application's name: the `.4DProject` file's, else the structure's, else the folder's. */
