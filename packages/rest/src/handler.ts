@@ -434,8 +434,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // A 4D process of its own (core's processes.ts): a transaction its function leaves open
       // is cancelled once it is answered.
       let answered = runAsProcess(() => (actor ? runActor(actor, run) : run()))
-      // A scope that stopped is told of every commit until the read is answered.
-      if (slices?.tracking)
+      // A scope that stopped is told of every commit until the read is answered; every scope lets
+      // go of its kept results then (SliceScope.close).
+      if (slices)
         answered = isPending(answered)
           ? answered.finally(() => slices.close())
           : (slices.close(), answered)

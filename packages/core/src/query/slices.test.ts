@@ -189,3 +189,25 @@ describe('work that parks', () => {
     expect(asked).toBeUndefined()
   })
 })
+
+describe('closing a scope', () => {
+  // A scope the heap still holds after its request (a reference from an object not collected
+  // yet) must not hold that request's results: close() lets them go, as a later run shows.
+  it('lets go of the results it kept', () => {
+    const s = scope()
+    let made = 0
+    const counted = function* (): Work<number> {
+      made++
+      yield
+      return 7
+    }
+    expect(s.run(() => sliceable('w', counted))).toBe(7)
+    // A second run of the request finds the result kept.
+    expect(s.run(() => sliceable('w', counted))).toBe(7)
+    expect(made).toBe(1)
+    s.close()
+    expect(s.run(() => sliceable('w', counted))).toBe(7)
+    expect(made).toBe(2)
+    expect(s.tracking).toBe(false)
+  })
+})

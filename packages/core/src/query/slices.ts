@@ -186,11 +186,22 @@ export class SliceScope implements ChangedRows {
     this.#track = track
   }
 
-  /** Ends the scope: its pending work is dropped and it is told of no more commits. */
+  /**
+   * Ends the scope: its pending work is dropped, its kept results let go, and it is told of no
+   * more commits. The results go because a scope can outlive its request on the heap: with the
+   * kept rows of every read answered held until a full collection, the young generation's
+   * collections copied five times the bytes they did without slices (measured on a code filter
+   * at 200k rows: 494 against 100 KB promoted a scavenge, and a request a fifth slower).
+   */
   close(): void {
     this.cancel()
     this.#untrack?.()
     this.#untrack = undefined
+    this.#kept.length = 0
+    this.#keyed = undefined
+    this.#effects = undefined
+    this.#changed = undefined
+    this.wanted = undefined
   }
 
   /** Whether the scope has stopped once: it then keeps the rows changed (`noteCommit`). */
