@@ -155,7 +155,7 @@ function httpBehind(results: readonly HttpResult[]): string[] {
 }
 
 const HTTP_WHY: Record<RequestId, string> = {
-  get: 'a read by key takes the REST handler’s quick lane (one pass over the URL, no query machinery); the load generator sends no cookie back, so each request opens a guest session and is told its cookie, as 4D counts a guest (since issue 78: the per-session quotas count them), but each entity of a random key is decoded from the table’s compact rows and rendered with __KEY, __STAMP and __TIMESTAMP (its bytes are kept only from a row’s second read); the raw floor reads rows[id - 1] and stringifies it. A CPU profile (2026-11-26, random keys over 200k rows): the rendering (JSON.stringify of each text) 22%, the collector 16%, decoding the row 15%',
+  get: 'a read by key takes the REST handler’s quick lane (one pass over the URL, no query machinery); the load generator sends no cookie back, so each request opens a guest session and is told its cookie, as 4D counts a guest (since issue 78: the per-session quotas count them), but each entity of a random key is decoded from the table’s compact rows and rendered with __KEY, __STAMP and __TIMESTAMP (its text is kept only from a row’s third read); the raw floor reads rows[id - 1] and stringifies it. A CPU profile (2026-11-26, random keys over 200k rows): the rendering (JSON.stringify of each text) 22%, the collector 16%, decoding the row 15%',
   list50:
     'city has no index: the filter (parsed once, cached) compares every row, folded, because the reply gives __COUNT, the number of all matches; the endpoints by hand stop at the 50th match. The reply is an entity selection body (__ENTITIES, __COUNT, stamps)',
   update:

@@ -1,7 +1,7 @@
 /**
  * @module The quick lane of the commonest request, a read of one entity by its key
  * (`GET /rest/Employee(3)`, no query string), for a datastore where nothing is checked (no roles
- * file, no `authorize`, no `restrict`, no forced login): the entity is found and its kept bytes
+ * file, no `authorize`, no `restrict`, no forced login): the entity is found and its kept text
  * sent (entity-texts.ts), without the machinery a query needs — its time budget, its slices, a
  * 4D process for code it might run, the route's context. Only the answer that is an entity takes
  * this lane: anything else (no such dataclass or entity, a key of the wrong type, an index still
@@ -15,7 +15,7 @@ import type { EntityWriter } from '../serialize/entity.js'
 import { readByKey } from '../url/parse-rest-url.js'
 
 /** The body of the entity `path` names, or undefined when the general path must answer. */
-export type ReadByKey = (path: string) => Uint8Array | string | undefined
+export type ReadByKey = (path: string) => string | undefined
 
 export function readByKeyLane(
   ds: Datastore,
@@ -40,9 +40,9 @@ export function readByKeyLane(
     }
     if (entity === null || writer.viewOf(entity) !== '') return undefined
     const body =
-      texts === undefined ? writer.single(entity) : texts.bytes(entity, () => writer.single(entity))
-    const size = typeof body === 'string' ? body.length : body.byteLength
-    // A reply past the limit (or, for a text, that might be) is the general path's to refuse.
-    return size <= maxReplyBytes / (typeof body === 'string' ? 3 : 1) ? body : undefined
+      texts === undefined ? writer.single(entity) : texts.text(entity, () => writer.single(entity))
+    // A reply that might be past the limit (three bytes a character at most) is the general
+    // path's to refuse.
+    return body.length <= maxReplyBytes / 3 ? body : undefined
   }
 }

@@ -103,10 +103,10 @@ export function entityReply(
   writer: EntityWriter,
   projection: Projection | undefined,
   texts?: EntityTexts,
-): string | Uint8Array | JsonChunks {
-  // The bytes kept of this version as this reader sees it (entity-texts.ts), when kept.
+): string | JsonChunks {
+  // The text kept of this version as this reader sees it (entity-texts.ts), when kept.
   const view = !projection?.nested && texts ? writer.viewOf(entity, projection) : undefined
-  if (view !== undefined) return texts!.bytes(entity, () => writer.single(entity, projection), view)
+  if (view !== undefined) return texts!.text(entity, () => writer.single(entity, projection), view)
   const within = around(answersAhead(writer, entity.dataClass, projection, () => [entity]))
   if (!projection?.nested)
     return within === undefined
