@@ -168,10 +168,11 @@ export interface RestHandlerOptions extends AuthOptions {
    */
   readonly entityCacheBytes?: number
   /**
-   * Whether a read by key with no query string, on a datastore where nothing is checked (no roles
-   * file, `authorize`, `restrict` or forced login), is answered by a quick lane that skips what a
-   * query needs (resources/read-by-key.ts). Its replies are the general path's, byte for byte;
-   * false only to compare the two. @default true
+   * Whether, on a datastore where nothing is checked (no roles file, `authorize`, `restrict` or
+   * forced login), a read by key with no query string, and a read whose one parameter is a
+   * `$filter` that an index answers with at most one entity (`code='C12'`), are answered by quick
+   * lanes that skip what a query needs (resources/read-by-key.ts, one-by-filter.ts). Their replies
+   * are the general path's, byte for byte; false only to compare the two. @default true
    */
   readonly quickReads?: boolean
   /**

@@ -40,6 +40,7 @@ import { route } from './route.js'
 import { FairTurns, type Slice } from './slices/fair-turns.js'
 import { nextTurn as realTurn } from './slices/turns.js'
 import { readByKeyLane } from './resources/read-by-key.js'
+import { oneByFilterLane } from './resources/one-by-filter.js'
 import { firstPiece } from './serialize/first-piece.js'
 import { JsonChunks, tooLarge } from './serialize/json-chunks.js'
 import { clearSessionCookie, readCookie, sessionSetCookie } from './sessions/cookie.js'
@@ -276,11 +277,19 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnSpent += performance.now() - sliceStart
   }
 
-  // Nothing checked, nothing forced: reads by key may take the quick lane (read-by-key.ts).
-  const quick =
-    options.quickReads !== false && rule === undefined && !auth.forceLogin
-      ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes)
-      : undefined
+  // Nothing checked, nothing forced: reads by key, and filters that find one entity through an
+  // index, may take the quick lanes (read-by-key.ts, one-by-filter.ts).
+  const lanes = options.quickReads !== false && rule === undefined && !auth.forceLogin
+  const byKey = lanes ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes) : undefined
+  const byFilter = lanes
+    ? oneByFilterLane(ds, basePath, writer, settings.queryLimits, maxReplyBytes)
+    : undefined
+  const quick = (request: RestRequest): string | undefined =>
+    request.query === ''
+      ? byKey!(request.path)
+      : handlers.handles(request.path)
+        ? undefined
+        : byFilter!(request.path, request.query)
 
   const core: RestCore = {
     maxBodyBytes,
@@ -295,20 +304,15 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
           !handlers.handles(request.path))
       )
         return OPTIONS_REPLY
-      if (
-        quick !== undefined &&
-        request.method === 'GET' &&
-        request.query === '' &&
-        !ds.restricting
-      ) {
-        // A read by key holds nothing for its session. A client without a cookie is sent one as
+      if (lanes && request.method === 'GET' && !ds.restricting) {
+        // A quick lane's read holds nothing for its session. A client without a cookie is sent one as
         // 4D sends it, its session kept when it comes back (as on the general path), or at once
         // where the store keeps every guest (quickSessionId); a live session's timer restarts.
         // A cookie that names no live session (a guest coming back, an expired or made-up id) is
         // the general path's, which takes its session up or opens one: every session a client
         // keeps is one the per-session quotas, nbSessions and nbGuestSessions count.
         const sid = readCookie(cookieHeader(request), cookieName)
-        const body = sid === undefined || ds.sessions.touch(sid) ? quick(request.path) : undefined
+        const body = sid === undefined || ds.sessions.touch(sid) ? quick(request) : undefined
         if (body !== undefined) {
           const setCookie =
             sid === undefined

@@ -6,7 +6,7 @@
  * made (page.ts): a reply sent slowly still shows the data as it was when the request was answered,
  * whatever is written meanwhile, and holds its row ids, not its entities.
  */
-import type { Entity, EntitySelection } from '@entistore/core'
+import type { DataClass, Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
 import type { EntityTexts } from './entity-texts.js'
 import type { Projection } from './projection.js'
@@ -35,6 +35,29 @@ function* pageEntities(page: Page): Generator<Entity | null, void, undefined> {
 /** A number as JSON.stringify writes it. */
 const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : 'null')
 
+/**
+ * The envelope's text up to its list of entities: `head`'s members first (`__queryPlan`… come
+ * before it on the real server), then the envelope's, as JSON.stringify writes them, written
+ * directly: building an object to stringify was a good part of the envelope of a one-row answer.
+ */
+export function envelopeOpen(
+  dc: DataClass,
+  count: number,
+  skip: number,
+  head?: JsonObject,
+): string {
+  const name = JSON.stringify(dc.name)
+  const members = head === undefined ? '' : JSON.stringify(head).slice(1, -1)
+  return (
+    `{${members === '' ? '' : `${members},`}"__DATACLASS":${name},"__entityModel":${name},` +
+    `"__GlobalStamp":${jsonNumber(dc.datastore.globalStamp)},"__COUNT":${count},` +
+    `"__FIRST":${jsonNumber(skip)},"__ENTITIES":[`
+  )
+}
+
+/** The envelope's text after its list of `sent` entities. */
+export const envelopeClose = (sent: number): string => `],"__SENT":${sent}}`
+
 /** The envelope, with `head`'s members first (`__queryPlan`… come before it on the real server). */
 export function selectionEnvelope(
   selection: EntitySelection,
@@ -45,24 +68,16 @@ export function selectionEnvelope(
 ): JsonChunks {
   const dc = selection.dataClass
   const page = snapshot(selection, window)
-  // The members before the list, as JSON.stringify writes them (head's first), written directly:
-  // building an object to stringify was a good part of the envelope of a one-row answer.
-  const name = JSON.stringify(dc.name)
-  const members = head === undefined ? '' : JSON.stringify(head).slice(1, -1)
-  const open =
-    `{${members === '' ? '' : `${members},`}"__DATACLASS":${name},"__entityModel":${name},` +
-    `"__GlobalStamp":${jsonNumber(dc.datastore.globalStamp)},"__COUNT":${selection.length},` +
-    `"__FIRST":${jsonNumber(window.skip)},"__ENTITIES":[`
   const nested = projection?.nested === true
   return new JsonChunks(
-    open,
+    envelopeOpen(dc, selection.length, window.skip, head),
     page.length,
     (i) => {
       const e = page.at(i)
       if (!e) return DELETED
       return nested ? writer.parts('member', e, projection!) : writer.member(e, projection)
     },
-    `],"__SENT":${page.length}}`,
+    envelopeClose(page.length),
     nested ? writer.expand : undefined,
     () => page.release(),
     around(answersAhead(writer, dc, projection, () => pageEntities(page))),
