@@ -10,11 +10,20 @@
 import fc from 'fast-check'
 import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
 import { describe, expect, it, vi } from 'vitest'
-import type { RestReply, RestRequest } from '../exchange.js'
+import type { RestReply } from '../exchange.js'
 import { createRestHandler } from '../handler.js'
 import { EntityWriter } from '../serialize/entity.js'
 import { replyText, syncReply } from '../sync-reply.fixture.js'
 import { JsonChunks } from '../serialize/json-chunks.js'
+import {
+  get,
+  seen,
+  SIDE_CLASSES,
+  sideData,
+  writer,
+  writeSteps,
+  type WriteStep,
+} from './lanes.fixture.js'
 
 const model: ModelJson = {
   __NAME: 'filters',
@@ -40,25 +49,7 @@ const model: ModelJson = {
         { name: 'employer', kind: 'relatedEntity', path: 'Company', foreignKey: 'employerID' },
       ],
     },
-    {
-      // An alias shows another entity's value: its entities are never the lane's.
-      name: 'Badge',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'holderID', type: 'long' },
-        { name: 'holder', kind: 'relatedEntity', path: 'Employee', foreignKey: 'holderID' },
-        { name: 'holderName', kind: 'alias', path: 'holder.name' },
-      ],
-    },
-    {
-      name: 'Tag',
-      attributes: [
-        { name: 'code', type: 'string' },
-        { name: 'label', type: 'string' },
-      ],
-      key: [{ name: 'code' }],
-    },
-    { name: 'Vault', exposed: false, attributes: [{ name: 'ID', type: 'long', indexed: true }] },
+    ...SIDE_CLASSES,
   ],
 }
 
@@ -74,15 +65,7 @@ const data = {
     { ID: 3, code: 'Zoé', name: 'Ann', age: 41, note: 'é"\\', secret: 'u', employerID: 1 },
     { ID: 4, code: 'D 4', name: 'Dan', age: 52, note: null, secret: 'v', employerID: 2 },
   ],
-  Badge: [
-    { ID: 1, holderID: 1 },
-    { ID: 2, holderID: 3 },
-  ],
-  Tag: [
-    { code: 'A1', label: 'one' },
-    { code: '7', label: 'seven' },
-  ],
-  Vault: [{ ID: 1 }],
+  ...sideData(3),
 } as unknown as DataFile
 
 /** A value as a filter writes it. */
@@ -150,6 +133,8 @@ const path = fc.constantFrom(
   '/rest/Employee/code',
 )
 
+type Update = { readonly code: string; readonly name: string }
+type Create = { readonly code: string }
 type Step =
   | {
       readonly kind: 'read'
@@ -157,12 +142,13 @@ type Step =
       readonly query: string
       readonly cookie: boolean
     }
-  | { readonly kind: 'update'; readonly id: number; readonly code: string; readonly name: string }
-  | { readonly kind: 'drop'; readonly id: number }
-  | { readonly kind: 'create'; readonly code: string }
-  | { readonly kind: 'snapshot' }
-  | { readonly kind: 'restore' }
+  | WriteStep<Update, Create>
 
+const write = writeSteps<Update, Create>(
+  fc.record({ code: fc.constantFrom(...CODES, 'E5'), name: fc.constantFrom('Ann', 'Eve') }),
+  fc.record({ code: fc.constantFrom(...CODES, 'F6') }),
+  { update: 5, drop: 5 },
+)
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 10,
@@ -173,44 +159,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       cookie: fc.boolean(),
     }),
   },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('update' as const),
-      id: fc.integer({ min: 1, max: 5 }),
-      code: fc.constantFrom(...CODES, 'E5'),
-      name: fc.constantFrom('Ann', 'Eve'),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('drop' as const),
-      id: fc.integer({ min: 1, max: 5 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('create' as const),
-      code: fc.constantFrom(...CODES, 'F6'),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'restore' as const }) },
+  { weight: 6, arbitrary: write },
 )
 
-const get = (p: string, query: string, cookie?: string): RestRequest => ({
-  method: 'GET',
-  path: p,
-  query,
-  headers: cookie === undefined ? {} : { cookie },
-})
-
-/** What a client reads of a reply: all but the session cookie's value. */
-function seen(reply: RestReply) {
-  const { 'set-cookie': _cookie, ...headers } = reply.headers
-  return { status: reply.status, headers, body: replyText(reply.body) }
+// A code another row holds is refused (UniqueViolation, 9040): the step does nothing then.
+const refusing = (write: () => void): void => {
+  try {
+    write()
+  } catch (error) {
+    if ((error as { errCode?: number }).errCode !== 9040) throw error
+  }
 }
 
 describe('the quick lane of a filter that finds one entity', () => {
@@ -232,7 +190,17 @@ describe('the quick lane of a filter that finds one entity', () => {
         const cookies = [quick, general].map((h) =>
           cookieOf(syncReply(h.respond(get('/rest/$catalog', '')))),
         )
-        let snapshot = ds.snapshot()
+        const apply = writer<Update, Create>(
+          ds,
+          (d, s) =>
+            refusing(() =>
+              d.dataClass('Employee').get(s.id)?.edit({ code: s.code, name: s.name }).saveOrFail(),
+            ),
+          (d, s) =>
+            refusing(() =>
+              d.dataClass('Employee').create({ code: s.code, name: 'New', age: 30, employerID: 1 }),
+            ),
+        )
         for (const s of steps) {
           clock.advance(1)
           if (s.kind === 'read') {
@@ -248,23 +216,7 @@ describe('the quick lane of a filter that finds one entity', () => {
             expect(a.headers['set-cookie'] === undefined).toBe(
               b.headers['set-cookie'] === undefined,
             )
-          } else if (s.kind === 'update') {
-            const e = ds.Employee!.get(s.id)
-            // A code another row holds is refused: the step does nothing then.
-            try {
-              e?.edit({ code: s.code, name: s.name }).saveOrFail()
-            } catch {
-              // UniqueViolation
-            }
-          } else if (s.kind === 'drop') ds.Employee!.get(s.id)?.dropOrFail()
-          else if (s.kind === 'create') {
-            try {
-              ds.Employee!.create({ code: s.code, name: 'New', age: 30, employerID: 1 })
-            } catch {
-              // UniqueViolation
-            }
-          } else if (s.kind === 'snapshot') snapshot = ds.snapshot()
-          else ds.restore(snapshot)
+          } else apply(s)
         }
       }),
       { numRuns: 200 },

@@ -7,12 +7,27 @@
  * either way, but the lane keeps no session for it (it is kept when the client comes back).
  */
 import fc from 'fast-check'
-import { createDatastore, ManualClock, type DataFile, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  ManualClock,
+  type DataFile,
+  type Datastore,
+  type ModelJson,
+} from '@entistore/core'
 import { describe, expect, it, vi } from 'vitest'
-import type { RestReply, RestRequest } from '../exchange.js'
+import type { RestReply } from '../exchange.js'
 import { createRestHandler, type RestHandlerOptions } from '../handler.js'
 import { EntityWriter } from '../serialize/entity.js'
 import { replyText, syncReply } from '../sync-reply.fixture.js'
+import {
+  get,
+  seen,
+  SIDE_CLASSES,
+  sideData,
+  writer,
+  writeSteps,
+  type WriteStep,
+} from './lanes.fixture.js'
 
 const model: ModelJson = {
   __NAME: 'lanes',
@@ -37,25 +52,7 @@ const model: ModelJson = {
         { name: 'employer', kind: 'relatedEntity', path: 'Company', foreignKey: 'employerID' },
       ],
     },
-    {
-      // An alias shows another entity's value: never kept, never the quick lane's.
-      name: 'Badge',
-      attributes: [
-        { name: 'ID', type: 'long' },
-        { name: 'holderID', type: 'long' },
-        { name: 'holder', kind: 'relatedEntity', path: 'Employee', foreignKey: 'holderID' },
-        { name: 'holderName', kind: 'alias', path: 'holder.name' },
-      ],
-    },
-    {
-      name: 'Tag',
-      attributes: [
-        { name: 'code', type: 'string' },
-        { name: 'label', type: 'string' },
-      ],
-      key: [{ name: 'code' }],
-    },
-    { name: 'Vault', exposed: false, attributes: [{ name: 'ID', type: 'long' }] },
+    ...SIDE_CLASSES,
   ],
 }
 
@@ -72,15 +69,7 @@ const data = {
     secret: 'XX',
     employerID: (i % 2) + 1,
   })),
-  Badge: [
-    { ID: 1, holderID: 1 },
-    { ID: 2, holderID: 5 },
-  ],
-  Tag: [
-    { code: '7', label: 'seven' },
-    { code: 'A1', label: 'a' },
-  ],
-  Vault: [{ ID: 1 }],
+  ...sideData(5),
 } as unknown as DataFile
 
 const path = fc.oneof(
@@ -107,14 +96,14 @@ const path = fc.oneof(
   ),
 )
 
+type Update = { readonly name: string }
+type Create = { readonly name: string }
 type Step =
   | { readonly kind: 'read'; readonly path: string; readonly cookie: boolean }
-  | { readonly kind: 'update'; readonly id: number; readonly name: string }
-  | { readonly kind: 'drop'; readonly id: number }
-  | { readonly kind: 'create'; readonly name: string }
-  | { readonly kind: 'snapshot' }
-  | { readonly kind: 'restore' }
+  | WriteStep<Update, Create>
 
+const name = fc.record({ name: fc.string({ maxLength: 8 }) })
+const write = writeSteps<Update, Create>(name, name, { update: 4, drop: 14 })
 // Reads most: a version is kept from its third read, and a hit needs a read after that with no
 // write of the row, nor a restore, in between.
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -122,43 +111,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 12,
     arbitrary: fc.record({ kind: fc.constant('read' as const), path, cookie: fc.boolean() }),
   },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('update' as const),
-      id: fc.integer({ min: 1, max: 4 }),
-      name: fc.string({ maxLength: 8 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('drop' as const),
-      id: fc.integer({ min: 1, max: 14 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('create' as const),
-      name: fc.string({ maxLength: 8 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'restore' as const }) },
+  { weight: 6, arbitrary: write },
 )
 
-const get = (p: string, cookie?: string): RestRequest => ({
-  method: 'GET',
-  path: p,
-  query: '',
-  headers: cookie === undefined ? {} : { cookie },
-})
-
-/** What a client reads of a reply: all but the session cookie's value. */
-function seen(reply: RestReply) {
-  const { 'set-cookie': _cookie, ...headers } = reply.headers
-  return { status: reply.status, headers, body: replyText(reply.body) }
+const createNamed = (ds: Datastore, s: Create): void => {
+  ds.dataClass('Employee').create({ name: s.name, employerID: 1 })
 }
 
 describe('the quick lane of a read by key', () => {
@@ -181,29 +138,25 @@ describe('the quick lane of a read by key', () => {
         const cookies = [quick, small, general].map((h) =>
           cookieOf(syncReply(h.respond(get('/rest/$catalog')))),
         )
-        let snapshot = ds.snapshot()
+        const apply = writer<Update, Create>(
+          ds,
+          (d, s) => d.dataClass('Employee').get(s.id)?.edit({ name: s.name }).saveOrFail(),
+          createNamed,
+        )
         for (const s of steps) {
           clock.advance(1)
           if (s.kind === 'read') {
             const before = renders.mock.calls.length
-            const a = syncReply(quick.respond(get(s.path, s.cookie ? cookies[0] : undefined)))
+            const a = syncReply(quick.respond(get(s.path, '', s.cookie ? cookies[0] : undefined)))
             if (a.status === 200 && renders.mock.calls.length === before) kept++
-            const c = syncReply(small.respond(get(s.path, s.cookie ? cookies[1] : undefined)))
-            const b = syncReply(general.respond(get(s.path, s.cookie ? cookies[2] : undefined)))
+            const c = syncReply(small.respond(get(s.path, '', s.cookie ? cookies[1] : undefined)))
+            const b = syncReply(general.respond(get(s.path, '', s.cookie ? cookies[2] : undefined)))
             expect(seen(a)).toEqual(seen(b))
             expect(seen(c)).toEqual(seen(b))
             // Without a cookie both send one; with one, neither does.
             expect(a.headers['set-cookie'] === undefined).toBe(s.cookie)
             expect(b.headers['set-cookie'] === undefined).toBe(s.cookie)
-          } else if (s.kind === 'update') {
-            const e = ds.Employee!.get(s.id)
-            if (e) e.edit({ name: s.name }).saveOrFail()
-          } else if (s.kind === 'drop') {
-            ds.Employee!.get(s.id)?.dropOrFail()
-          } else if (s.kind === 'create') {
-            ds.Employee!.create({ name: s.name, employerID: 1 })
-          } else if (s.kind === 'snapshot') snapshot = ds.snapshot()
-          else ds.restore(snapshot)
+          } else apply(s)
         }
       }),
       { numRuns: 200 },
@@ -227,7 +180,6 @@ describe('the quick lane of a read by key', () => {
       vip: fc.boolean(),
       query: attributes,
     })
-    const write = step.filter((s) => s.kind !== 'read')
     // Reads answered from a kept text (no entity rendered): the property must meet some (about 14).
     let views = 0
     const renders = vi.spyOn(EntityWriter.prototype, 'single')
@@ -248,25 +200,24 @@ describe('the quick lane of a read by key', () => {
             const reply = syncReply(kept.respond(get('/rest/$catalog')))
             const cookie = (reply.headers['set-cookie'] as string).split(';')[0]!
             // Its client comes back with the cookie: from then on its session is kept.
-            syncReply(kept.respond(get('/rest/$catalog', cookie)))
+            syncReply(kept.respond(get('/rest/$catalog', '', cookie)))
             ds.sessions.peek(cookie.split('=')[1]!)!.data.set('vip', vip)
             return cookie
           })
-          let snapshot = ds.snapshot()
+          const apply = writer<Update, Create>(
+            ds,
+            (d, s) => d.dataClass('Employee').get(s.id)?.edit({ note: s.name }).saveOrFail(),
+            createNamed,
+          )
           for (const s of steps) {
             clock.advance(1)
             if (s.kind === 'read') {
-              const request = { ...get(s.path, cookies[s.vip ? 1 : 0]), query: s.query }
+              const request = get(s.path, s.query, cookies[s.vip ? 1 : 0])
               const before = renders.mock.calls.length
               const a = syncReply(kept.respond(request))
               if (a.status === 200 && renders.mock.calls.length === before) views++
               expect(seen(a)).toEqual(seen(syncReply(plain.respond(request))))
-            } else if (s.kind === 'update')
-              ds.Employee!.get(s.id)?.edit({ note: s.name }).saveOrFail()
-            else if (s.kind === 'drop') ds.Employee!.get(s.id)?.dropOrFail()
-            else if (s.kind === 'create') ds.Employee!.create({ name: s.name, employerID: 1 })
-            else if (s.kind === 'snapshot') snapshot = ds.snapshot()
-            else ds.restore(snapshot)
+            } else apply(s)
           }
         },
       ),
@@ -287,16 +238,16 @@ describe('the quick lane of a read by key', () => {
     // Its next request, a read by key too, takes its session up under the same id (no new
     // cookie) and keeps it: a session the quotas count (issue 78), as on the general path.
     const cookie = (reply.headers['set-cookie'] as string).split(';')[0]!
-    const again = syncReply(h.respond(get('/rest/Employee(4)', cookie)))
+    const again = syncReply(h.respond(get('/rest/Employee(4)', '', cookie)))
     expect(again.status).toBe(200)
     expect(again.headers['set-cookie']).toBeUndefined()
     expect(ds.sessions.counts.guests).toBe(before.guests + 1)
     expect(ds.sessions.peek(cookie.split('=')[1]!)).toBeDefined()
-    const other = syncReply(h.respond({ ...get('/rest/Employee', cookie), query: '$top=1' }))
+    const other = syncReply(h.respond(get('/rest/Employee', '$top=1', cookie)))
     expect(other.headers['set-cookie']).toBeUndefined()
     expect(ds.sessions.counts.guests).toBe(before.guests + 1)
     // A made-up id is sent a cookie of its own, as the general path sends one.
-    const madeUp = syncReply(h.respond(get('/rest/Employee(4)', '4DSID_lanes=ABC')))
+    const madeUp = syncReply(h.respond(get('/rest/Employee(4)', '', '4DSID_lanes=ABC')))
     expect(madeUp.status).toBe(200)
     expect(madeUp.headers['set-cookie']).toMatch(/^4DSID_lanes=[0-9A-F]{32}; /)
     expect(ds.sessions.counts.guests).toBe(before.guests + 1)
