@@ -170,7 +170,7 @@ export interface RestHandlerOptions extends AuthOptions {
   /**
    * Whether, on a datastore where nothing is checked (no roles file, `authorize`, `restrict` or
    * forced login), a read by key with no query string, and a read whose one parameter is a
-   * `$filter` that an index answers with at most one entity (`code='C12'`), are answered by quick
+   * `$filter` of one equality on a unique attribute or the key (`code='C12'`), are answered by quick
    * lanes that skip what a query needs (resources/read-by-key.ts, one-by-filter.ts). Their replies
    * are the general path's, byte for byte; false only to compare the two. @default true
    */

@@ -1,17 +1,18 @@
 /**
- * @module The quick lane of a filter that finds at most one entity through an index
- * (`GET /rest/Person?$filter="code='C0012345'"`: a unique code, a key, any equality that an index
- * answers with one row), for a datastore where nothing is checked, as read-by-key.ts's lane: the
- * selection's envelope and its one member are written at once, without the machinery the general
- * path runs for every query (its parameters read whole, its time budget, its slices, a 4D process,
- * the plan, the page a reply keeps, the reply's chunks). That machinery is small in process (16
- * µs a request) but not under a server, where the other work between two requests evicts it from
- * the caches: with 2 MB read between two requests it took 22–26 µs, with 8 MB 33–73.
+ * @module The quick lane of a filter that finds at most one entity through a unique index
+ * (`GET /rest/Person?$filter="code='C0012345'"`: a unique code, the key), for a datastore where
+ * nothing is checked, as read-by-key.ts's lane: the selection's envelope and its one member are
+ * written at once, without the machinery the general path runs for every query (its parameters
+ * read whole, its time budget, its slices, a 4D process, the plan, the page a reply keeps, the
+ * reply's chunks). That machinery is small in process (16 µs a request) but not under a server,
+ * where the other work between two requests evicts it from the caches: with 2 MB read between
+ * two requests it took 22–26 µs, with 8 MB 33–73.
  *
  * Only what the lane can tell is cheap and answered the same takes it: a query string that is one
- * `$filter` and nothing else, whose filter is one `=` or `===` of an attribute with a number or a
- * text without a wildcard (`@`), on an attribute an index answers now (a prepared query's direct
- * lookup: core's index-lookup.ts), found to hold at most one row, written in full (no computed
+ * `$filter` and nothing else, whose filter is one `=` or `===` of the key or a unique attribute
+ * with a number or a text without a wildcard (`@`), which an index answers now (a prepared query's
+ * direct lookup: core's index-lookup.ts), found to hold at most one row (what uniqueness, checked
+ * folded as the equality compares, promises; asked all the same), written in full (no computed
  * attribute shown). Anything else (an error of any kind included) returns undefined, and the
  * general path answers the request from the start, so every other reply is its own. A property
  * test holds the two to the same replies (one-by-filter.prop.test.ts).
@@ -21,6 +22,7 @@ import {
   isPublic,
   parseCached,
   type ComparisonNode,
+  type DataClassDef,
   type Datastore,
 } from '@entistore/core'
 import type { EntityWriter } from '../serialize/entity.js'
@@ -48,11 +50,19 @@ function onlyFilter(query: string): string | undefined {
   }
 }
 
-/** Whether `c` compares an attribute with a value the index lookup reads as it is. */
-function plainEquality(c: ComparisonNode): boolean {
+/**
+ * Whether `c` compares the key or a unique attribute of `def` with a value the index lookup reads
+ * as it is. Unique: an equality on other values could hold many rows, which the lookup would copy
+ * (a sorted index's run of them) only for the general path to answer.
+ */
+function uniqueEquality(c: ComparisonNode, def: DataClassDef): boolean {
   if (c.op !== 'eq' && c.op !== 'strictEq') return false
-  if (c.path.kind !== 'AttributePath' || c.value.kind !== 'Literal') return false
+  if (c.path.kind !== 'AttributePath' || c.path.segments.length !== 1) return false
+  const name = c.path.segments[0]!.name
+  const attr = def.storage.find((a) => a.name === name)
+  if (attr === undefined || !(attr.unique || attr === def.key)) return false
   const v = c.value
+  if (v.kind !== 'Literal') return false
   return v.type === 'number' || (v.type === 'string' && !v.value.includes('@'))
 }
 
@@ -76,7 +86,7 @@ export function oneByFilterLane(
     try {
       const node = parseCached(filter, '$filter')
       if (node.orderBy.length > 0 || node.filter?.kind !== 'Comparison') return undefined
-      if (!plainEquality(node.filter)) return undefined
+      if (!uniqueEquality(node.filter, dc.def)) return undefined
       // Within the query limits as the general path reads them (an embedder may set them low).
       if (filterSize(node.filter).depth > limits.maxFilterDepth) return undefined
       // An index still being built is as if absent here: the general path waits for it.
