@@ -225,6 +225,27 @@ describe('the quick lane of a filter that finds one entity', () => {
     expect(laned).toBeGreaterThanOrEqual(40)
   })
 
+  it('leaves every read to the general path where rights are checked: what a session may not read stays out', () => {
+    const ds = createDatastore(model, { data })
+    ds.buildIndexes()
+    const h = createRestHandler(ds, {
+      authorize: (_session, _action, on) => on.attribute !== 'note',
+    })
+    const chunks = vi.spyOn(JsonChunks.prototype, 'sliceBy')
+    const reply = syncReply(h.respond(get('/rest/Employee', `$filter="code='A1'"`)))
+    expect(chunks).toHaveBeenCalledTimes(1)
+    chunks.mockRestore()
+    const [entity] = JSON.parse(replyText(reply.body)).__ENTITIES
+    expect(entity.code).toBe('A1')
+    expect(entity).not.toHaveProperty('note')
+    // Without the check, the lane answers, and writes the note.
+    const open = createRestHandler(ds)
+    const plain = JSON.parse(
+      replyText(syncReply(open.respond(get('/rest/Employee', `$filter="code='A1'"`))).body),
+    )
+    expect(plain.__ENTITIES[0].note).toBe('x')
+  })
+
   it('answers a unique code written folded, its envelope in the real server order', () => {
     const ds = createDatastore(model, { data })
     const h = createRestHandler(ds)
