@@ -277,8 +277,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnSpent += performance.now() - sliceStart
   }
 
-  // Nothing checked, nothing forced: reads by key, and filters that find one entity through an
-  // index, may take the quick lanes (read-by-key.ts, one-by-filter.ts).
+  // Nothing checked, nothing forced: reads by key, and filters of one equality on a unique
+  // attribute or the key, may take the quick lanes (read-by-key.ts, one-by-filter.ts).
   const lanes = options.quickReads !== false && rule === undefined && !auth.forceLogin
   const byKey = lanes ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes) : undefined
   const byFilter = lanes
@@ -305,9 +305,10 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       )
         return OPTIONS_REPLY
       if (lanes && request.method === 'GET' && !ds.restricting) {
-        // A quick lane's read holds nothing for its session. A client without a cookie is sent one as
-        // 4D sends it, its session kept when it comes back (as on the general path), or at once
-        // where the store keeps every guest (quickSessionId); a live session's timer restarts.
+        // A quick lane's read holds nothing for its session. A client without a cookie is sent
+        // one as 4D sends it, its session kept when it comes back (as on the general path), or
+        // at once where the store keeps every guest (quickSessionId); a live session's timer
+        // restarts.
         // A cookie that names no live session (a guest coming back, an expired or made-up id) is
         // the general path's, which takes its session up or opens one: every session a client
         // keeps is one the per-session quotas, nbSessions and nbGuestSessions count.
