@@ -3,6 +3,7 @@
  * whole, and each failure says whether the write may have run.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -161,6 +162,69 @@ describe('the forward link', () => {
       return new Promise<ForwardedReply>(() => undefined)
     })
     expect((await failure(sender().send(dying.address, 'secret', write))).outcome).toBe('in-doubt')
+  })
+
+  it('writes sent in one turn travel in one request, each told its own outcome', async () => {
+    // A writer by hand: what arrives is one array; one write is refused, one fails, one runs.
+    const bodies: unknown[] = []
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        const writes = JSON.parse(Buffer.concat(chunks).toString()) as ForwardedWrite[]
+        bodies.push(writes.map((w) => w.id))
+        const reply = toForwardedReply({ status: 200, headers: {}, body: 'done' }, 9)
+        res.end(JSON.stringify([{ reply }, { refused: 'fenced at term 4' }, { failed: 'boom' }]))
+      })
+    })
+    const path = join(dir, `w${++sockets}.sock`)
+    await new Promise<void>((resolve) => server.listen(path, resolve))
+    closing.push(() => new Promise((resolve) => server.close(resolve)))
+    const s = sender()
+    const write = (id: string) =>
+      toForwarded(id, { method: 'POST', path: '/rest/A', query: '', headers: {} })
+    const [ran, refused, failed] = await Promise.allSettled(
+      ['p:1', 'p:2', 'p:3'].map((id) => s.send(`unix:${path}`, 'secret', write(id))),
+    )
+    expect(bodies).toEqual([['p:1', 'p:2', 'p:3']])
+    expect(ran).toMatchObject({ status: 'fulfilled', value: { at: 9, body: { text: 'done' } } })
+    expect(refused).toMatchObject({ status: 'rejected', reason: { outcome: 'refused' } })
+    expect(String((refused as PromiseRejectedResult).reason)).toMatch(/409.*fenced at term 4/)
+    expect(failed).toMatchObject({ status: 'rejected', reason: { outcome: 'in-doubt' } })
+    // The next turn makes the next request.
+    await s.send(`unix:${path}`, 'secret', write('p:4')).catch(() => undefined)
+    expect(bodies).toEqual([['p:1', 'p:2', 'p:3'], ['p:4']])
+  })
+
+  it('answers a batch write by write, and one write alone as before', async () => {
+    const listener = await listen(async (write) => {
+      if (write.id === 'p:2') throw new NotWriter('not the writer')
+      if (write.id === 'p:3') throw new Error('lost its way')
+      return toForwardedReply({ status: 201, headers: {}, body: write.id }, 5)
+    }, 'tcp')
+    const post = async (body: unknown) => {
+      const res = await fetch(new URL('/forward', listener.address), {
+        method: 'POST',
+        headers: { authorization: 'Bearer secret' },
+        body: JSON.stringify(body),
+      })
+      return { status: res.status, body: (await res.json()) as unknown }
+    }
+    const write = (id: string) =>
+      toForwarded(id, { method: 'POST', path: '/rest/A', query: '', headers: {} })
+    expect(await post([write('p:1'), write('p:2'), write('p:3')])).toEqual({
+      status: 200,
+      body: [
+        { reply: { status: 201, headers: {}, body: { text: 'p:1' }, at: 5 } },
+        { refused: 'not the writer' },
+        { failed: 'lost its way' },
+      ],
+    })
+    expect(await post(write('p:1'))).toEqual({
+      status: 200,
+      body: { status: 201, headers: {}, body: { text: 'p:1' }, at: 5 },
+    })
+    expect(await post(write('p:2'))).toEqual({ status: 409, body: { error: 'not the writer' } })
   })
 
   it('only unix: and http: addresses', async () => {
