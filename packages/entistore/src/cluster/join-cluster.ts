@@ -155,6 +155,7 @@ export async function joinCluster(ds: Datastore, options: ClusterOptions): Promi
       onError,
       ...(pollMs === undefined ? {} : { pollMs }),
       ...(maxLagMs === undefined ? {} : { leaseMs: maxLagMs }),
+      everyWriter: !oneWriter,
     })
     const writes = new ClusterWrites(ds, [pg, ...participants], {
       onError,

@@ -15,7 +15,7 @@ const tick = async () => {
   for (let i = 0; i < 20; i++) await Promise.resolve()
 }
 
-function setUp(log: LogRows[] = []) {
+function setUp(log: LogRows[] = [], acksFromStart = true) {
   const ds = createDatastore(ITEM_MODEL)
   const client = Object.assign(new EventEmitter(), {
     connect: async () => undefined,
@@ -26,13 +26,16 @@ function setUp(log: LogRows[] = []) {
   const acks: [number, string][] = []
   const errors: Error[] = []
   const behind: string[] = []
+  // What the listening connection was asked: LISTEN (with acknowledgements or not), then more.
+  const listens: string[] = []
   const fake: FollowerLog = {
     pool: {} as pg.Pool,
     origin: 'me',
     ackChannel: 'rec_p_ack',
     catchUpRows: 1000,
     listenerClient: () => client as unknown as pg.Client,
-    listen: async () => undefined,
+    listen: async (_client, acks) => void listens.push(acks ? 'log+acks' : 'log'),
+    hearAcks: async () => void listens.push('acks'),
     after: async (_client, seq) => {
       reads.push(seq)
       return log.shift() ?? { rows: [], floor: undefined }
@@ -50,10 +53,24 @@ function setUp(log: LogRows[] = []) {
     signal: stop.signal,
     caughtUp: (applied) => void caughtUp.push(applied),
     heardAck: (seq, origin) => void acks.push([seq, origin]),
+    acks: acksFromStart,
   })
   const notify = (channel: string, payload: string) =>
     client.emit('notification', { channel, payload, processId: 1 })
-  return { ds, follower, writes, reads, caughtUp, acks, errors, behind, notify, stop }
+  return {
+    ds,
+    follower,
+    writes,
+    reads,
+    caughtUp,
+    acks,
+    errors,
+    behind,
+    notify,
+    stop,
+    client,
+    listens,
+  }
 }
 
 const keys = (ds: ReturnType<typeof createDatastore>) =>
@@ -142,6 +159,32 @@ describe('following the log', () => {
       `entistore cluster: ${why}; restart this process`,
     )
     expect(follower.applied).toBe(0)
+  })
+})
+
+describe('acknowledgements heard', () => {
+  it('from the start where every process appends', async () => {
+    const { follower, writes, listens } = setUp()
+    await follower.start(writes, 60_000)
+    expect(listens).toEqual(['log+acks'])
+    expect(follower.hearAcks()).toBeUndefined()
+    follower.stop()
+  })
+
+  it('under one writer, from before the first append on, and again after a reconnection', async () => {
+    const { follower, writes, listens, client } = setUp([], false)
+    await follower.start(writes, 60_000)
+    expect(listens).toEqual(['log'])
+    const hearing = follower.hearAcks()
+    expect(hearing).toBeInstanceOf(Promise)
+    await hearing
+    expect(listens).toEqual(['log', 'acks'])
+    // Once is enough: the next appends go at once.
+    expect(follower.hearAcks()).toBeUndefined()
+    client.emit('end')
+    await new Promise((resolve) => setTimeout(resolve, 120))
+    expect(listens).toEqual(['log', 'acks', 'log+acks'])
+    follower.stop()
   })
 })
 

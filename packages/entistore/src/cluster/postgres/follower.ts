@@ -2,7 +2,10 @@
  * @module The following of what the other processes commit: LISTEN, catching up from the log,
  * and applying the records in this process's store.
  *
- * A connection of its own LISTENs on the log's channel and on the acknowledgements' (acks.ts). A
+ * A connection of its own LISTENs on the log's channel, and on the acknowledgements' (acks.ts) from
+ * before this process's first append on, or from the start where every process appends. Under
+ * one writer, the others never wait for acknowledgements: if they heard them, each group would
+ * wake every process once for each other process's acknowledgement, for nothing. A
  * notification carries the group's records when they fit (log.ts): a process that applied up to
  * the writer's head applies them at once (in the gate), without reading the log; otherwise, or
  * past a gap, it reads the log. A slow poll catches what a notification missed (one reconnecting
@@ -52,7 +55,8 @@ export interface FollowerLog extends LogReader {
   readonly ackChannel: string
   readonly catchUpRows: number
   listenerClient(): pg.Client
-  listen(client: pg.Client): Promise<void>
+  listen(client: pg.Client, acks: boolean): Promise<void>
+  hearAcks(client: pg.Client): Promise<void>
 }
 
 export interface FollowerOptions {
@@ -63,6 +67,11 @@ export interface FollowerOptions {
   readonly caughtUp: (applied: number) => void
   /** Another process said it applied the log up to `seq`. */
   readonly heardAck: (seq: number, origin: string) => void
+  /**
+   * Whether acknowledgements are heard from the start: where every process may append. Else
+   * from `hearAcks` on (see the module's comment). @default true
+   */
+  readonly acks?: boolean
 }
 
 export class Follower {
@@ -81,12 +90,15 @@ export class Follower {
   // Notifications not applied yet, in commit order; the highest seq known to be committed.
   #notices: LogNotice[] = []
   #heard = 0
+  // Whether the listening connection hears acknowledgements (or will, once it reconnects).
+  #acks: boolean
 
   constructor(log: FollowerLog, ds: Datastore, applied: number, options: FollowerOptions) {
     this.#log = log
     this.#ds = ds
     this.#applied = applied
     this.#options = options
+    this.#acks = options.acks ?? true
   }
 
   /** The seq of the last log row applied in this process. */
@@ -101,6 +113,18 @@ export class Follower {
 
   lag(): LagSummary {
     return this.#lag.summary()
+  }
+
+  /**
+   * Hears acknowledgements from now on: resolves once the listening connection does, so that an
+   * append made after it is acknowledged to this process (undefined when it does already). A
+   * listener that is down hears them once it reconnects, as it then misses the others too.
+   */
+  hearAcks(): Promise<void> | undefined {
+    if (this.#acks) return undefined
+    this.#acks = true
+    const listener = this.#listener
+    return listener && this.#log.hearAcks(listener)
   }
 
   /** This process appended up to `last` (its records applied in memory already). */
@@ -285,7 +309,7 @@ export class Follower {
     client.on('end', onLost)
     client.on('notification', (message) => this.#heardOf(message))
     await client.connect()
-    await this.#log.listen(client)
+    await this.#log.listen(client, this.#acks)
     if (this.#options.signal.aborted) {
       await client.end()
       return

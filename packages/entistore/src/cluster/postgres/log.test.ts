@@ -130,10 +130,11 @@ describe('an append', () => {
 })
 
 describe('the notifications of the log', () => {
-  it('are heard on the log’s channel and the acknowledgements’', () => {
-    expect(listenSql(t)).toBe(
+  it('are heard on the log’s channel, and the acknowledgements’ where they are waited for', () => {
+    expect(listenSql(t, true)).toBe(
       'LISTEN "rec_p_log"; LISTEN "rec_p_ack"; SET synchronous_commit TO off',
     )
+    expect(listenSql(t, false)).toBe('LISTEN "rec_p_log"; SET synchronous_commit TO off')
   })
 
   it('are read back: the seqs, the time, the origin (colons and all) and the records', () => {

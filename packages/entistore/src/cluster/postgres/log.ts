@@ -270,11 +270,17 @@ export function appended(result: pg.QueryResult): { first: number; last: number 
 }
 
 /**
- * The statement that sets up a connection of its own (`listenerClient`) to hear the log's and the
- * acknowledgements' channels, and to send acknowledgements without waiting for the disk.
+ * The statement that sets up a connection of its own (`listenerClient`) to hear the log's channel
+ * (and the acknowledgements', with `acks`), and to send acknowledgements without waiting for the
+ * disk.
  */
-export function listenSql(t: LogTables): string {
-  return `LISTEN "${t.channel}"; LISTEN "${t.ackChannel}"; SET synchronous_commit TO off`
+export function listenSql(t: LogTables, acks: boolean): string {
+  return `LISTEN "${t.channel}"; ${acks ? `${acksSql(t, true)}; ` : ''}SET synchronous_commit TO off`
+}
+
+/** The statement that starts (or stops) hearing the acknowledgements' channel. */
+export function acksSql(t: LogTables, hear: boolean): string {
+  return `${hear ? 'LISTEN' : 'UNLISTEN'} "${t.ackChannel}"`
 }
 
 /** A notification of the log's channel, read back (see `appendSql`). */

@@ -85,9 +85,14 @@ export class PostgresLog extends LogConnection {
     return read.rows.length === 0 ? undefined : read
   }
 
-  /** Sets up `client` (from `listenerClient`) to hear the log's and the acknowledgements' channels. */
-  async listen(client: pg.Client): Promise<void> {
-    await client.query(log.listenSql(this))
+  /** Sets up `client` (from `listenerClient`) to hear the log's channel, and the acknowledgements' with `acks`. */
+  async listen(client: pg.Client, acks: boolean): Promise<void> {
+    await client.query(log.listenSql(this, acks))
+  }
+
+  /** Starts hearing the acknowledgements' channel on `client`, set up by `listen` without it. */
+  async hearAcks(client: pg.Client): Promise<void> {
+    await client.query(log.acksSql(this, true))
   }
 
   /** Joins the processes serving under the log's lock; the log's head (members.ts). */

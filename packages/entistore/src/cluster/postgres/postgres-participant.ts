@@ -46,6 +46,11 @@ export interface PostgresParticipantOptions {
   /** Runs the lease renewals and the acknowledgement waits. @default setTimeout, unref'd */
   readonly schedule?: Schedule
   readonly onError: (error: Error) => void
+  /**
+   * Whether every process may append (no one writer): acknowledgements are then heard from the
+   * start; under one writer, from this process's first append on (follower.ts). @default true
+   */
+  readonly everyWriter?: boolean
 }
 
 export class PostgresParticipant implements ClusterParticipant {
@@ -89,6 +94,7 @@ export class PostgresParticipant implements ClusterParticipant {
         this.#acks.ackSoon()
       },
       heardAck: (seq, origin) => this.#acks.heard(seq, origin),
+      acks: options.everyWriter ?? true,
     })
     this.#lease = new Lease(log, this.#follower, { leaseMs, now, schedule, onError, signal })
     this.#acks = new Acknowledgements(log, this.#follower, { leaseMs, schedule, onError, signal })

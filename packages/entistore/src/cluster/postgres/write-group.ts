@@ -60,6 +60,9 @@ export class WriteGroups {
   }
 
   async beforeWrite(): Promise<void> {
+    // Before the append: its acknowledgements must find this process listening.
+    const hearing = this.#follower.hearAcks()
+    if (hearing) await hearing
     const { rows, floor, members, ...tx } = await this.#log.beginWrite(this.#follower.applied)
     try {
       await this.#follower.catchUpWith(tx.client, { rows, floor })
@@ -112,6 +115,8 @@ export class WriteGroups {
       this.#moved = moved
       return 'moved'
     }
+    const hearing = this.#follower.hearAcks()
+    if (hearing) await hearing
     const out = await this.#log.appendIfAt(this.#follower.applied, records, {
       tags,
       fence: this.#appendFence(tags),
