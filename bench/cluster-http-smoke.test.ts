@@ -32,6 +32,7 @@ describe.skipIf(skip !== undefined)('npm run bench -- --suite=cluster-http', () 
         warmupSeconds: 0.2,
         pathsPerConnection: 64,
       },
+      writeWarmupSeconds: 0.2,
       freshSeconds: 0.3,
       lagSamples: 5,
       startupTimeoutMs: 60_000,

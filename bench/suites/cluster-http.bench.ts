@@ -123,6 +123,13 @@ const WORKERS_READY = /^Workers: \d+ processes share port (\d+)/
 export interface ClusterHttpOptions {
   /** The keep-alive rounds of writes and reads (16 connections: one per client). */
   readonly load: LoadOptions
+  /**
+   * The writes' warm-up per server, in seconds: longer than the reads', since each process of
+   * `--workers 3` sees a third of the writes and compiles its write path as slowly (measured
+   * 2026-11-28: with 1 s, three workers' CPU a write was 3.3-4× one process's, at steady state
+   * 2.7-2.9×). What is priced is a server's cost once it runs, not its first seconds.
+   */
+  readonly writeWarmupSeconds: number
   /** Seconds of writes on fresh connections per server; 0 leaves that column out. */
   readonly freshSeconds: number
   /** Writes timed between two processes, in each of the lag's two passes. */
@@ -549,7 +556,7 @@ export async function runClusterHttpSuite(
         sequence: writeSequence,
         cpuMs: () => treeCpuMs(s.pid),
       })),
-      o.load,
+      { ...o.load, warmupSeconds: o.writeWarmupSeconds },
     )
     // PostgreSQL alone, right after the servers' write rounds, as long as each server's.
     const alone = await postgresAlone(await pg.freshDatabase(), o.load)
@@ -724,7 +731,8 @@ function printResults(
   const l = o.load
   console.log(
     `\n${l.connections} clients: autocannon connections, one session cookie each; ` +
-      `${l.warmupSeconds} s warm-up, then ${l.rounds} × ${l.seconds} s per server, alternating. ` +
+      `${l.warmupSeconds} s warm-up (${o.writeWarmupSeconds} s for the writes), then ${l.rounds} × ` +
+      `${l.seconds} s per server, alternating. ` +
       `${count(ITEMS)} Items in the data file. PostgreSQL ${machine.postgres}. The disk: 4 KiB ` +
       `appended and fdatasync'ed in ${ms(quantile(machine.flush, 0.5))} ms (p50; p99 ` +
       `${ms(quantile(machine.flush, 0.99))} ms), so one flush per commit, one commit at a time, ` +
