@@ -21,7 +21,9 @@ for t in "$scratch"/tarballs/*.tgz; do
   if [ -n "$extra" ]; then
     echo "pack smoke: $(basename "$t") carries a build cache, a source map or a source file: $extra"; exit 1
   fi
-  for f in package/README.md package/LICENSE package/dist/index.js package/dist/index.d.ts; do
+  # The main entry: tsc's file, or the bundle of a library package (tools/bundle.ts).
+  main=$(tar -xzOf "$t" package/package.json | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).main.replace(/^\.\//, "")))')
+  for f in package/README.md package/LICENSE "package/$main" package/dist/index.d.ts; do
     grep -qx "$f" <<<"$listing" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }
   done
 done

@@ -1,0 +1,100 @@
+/**
+ * @module The library packages' entries, bundled (issue 79: start-up). Run by `npm run build`
+ * after tsc, from tsc's output:
+ *
+ *   tsx tools/bundle.ts            every package of BUNDLED
+ *
+ * Why: Node's ES module loader pays for each file (resolving, reading, linking): importing
+ * `@entistore/core` as its ~260 files took 155–180 ms on the reference machine, bundled 33–43 ms,
+ * and `@entistore/rest` 225–245 ms against 55 ms; `entistore serve` on 200k rows reached its URL
+ * line 150–250 ms sooner.
+ *
+ * What: each export of the package (its `source` in package.json, `./src/x.ts`, names tsc's
+ * `./dist/x.js`) becomes `./dist/bundle/x.js`, which the export's `default` names. The entries
+ * share their modules through chunks (`dist/bundle/chunk-*.js`), so a module runs once however
+ * many entries import it: one `DatastoreError` class, one registry. Other packages stay imports
+ * (`@entistore/core` from `@entistore/rest` is the one copy every importer shares). An entry in
+ * STANDALONE is bundled alone, without chunks: a small leaf that a caller imports without the
+ * engine (the CLI's "did you mean", on a usage error). Nothing is minified: a stack trace names
+ * the functions a reader finds in the bundle, and its source map the line of src/.
+ *
+ * tsc's per-file output stays in dist/ (its incremental build and the declaration files it
+ * pairs with); the tarballs carry only the bundles and the declarations (package.json `files`).
+ */
+import { readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build, type BuildOptions } from 'esbuild'
+
+const root = fileURLToPath(new URL('../', import.meta.url))
+
+/** The packages bundled: those whose modules import no file of their own by URL. */
+export const BUNDLED = ['core', 'rest', '4d'] as const
+
+/** Exports bundled alone, by package. */
+const STANDALONE: Readonly<Record<string, readonly string[]>> = { core: ['./names'] }
+
+interface ExportEntry {
+  readonly source?: string
+  readonly default?: string
+}
+
+/** The tsc output file of each bundled export, and the bundle file its `default` must name. */
+export function entriesOf(pkgDir: string): { name: string; input: string; output: string }[] {
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+    exports: Record<string, ExportEntry | string>
+  }
+  const out: { name: string; input: string; output: string }[] = []
+  for (const [name, entry] of Object.entries(pkg.exports)) {
+    if (typeof entry === 'string' || entry.source === undefined) continue
+    const path = entry.source.replace(/^\.\/src\//, '').replace(/\.ts$/, '.js')
+    out.push({ name, input: `./dist/${path}`, output: `./dist/bundle/${path}` })
+  }
+  return out
+}
+
+const common: BuildOptions = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  // tsc wrote the syntax the packages promise (tsconfig's target): left as it is.
+  target: 'esnext',
+  packages: 'external',
+  outbase: 'dist',
+  logLevel: 'warning',
+  legalComments: 'none',
+  // Through tsc's own maps to src/: a stack trace in the repository names the TypeScript line
+  // (node --enable-source-maps). The tarballs leave maps out, as they leave out tsc's.
+  sourcemap: 'linked',
+}
+
+async function bundle(name: string): Promise<void> {
+  const dir = join(root, 'packages', name)
+  const entries = entriesOf(dir)
+  const alone = STANDALONE[name] ?? []
+  for (const e of entries) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      exports: Record<string, ExportEntry>
+    }
+    if (pkg.exports[e.name]?.default !== e.output)
+      throw new Error(
+        `packages/${name}/package.json: exports["${e.name}"].default must be "${e.output}"`,
+      )
+  }
+  const shared = entries.filter((e) => !alone.includes(e.name))
+  // The last build's chunks have other names: gone first, so that none is left to be packed.
+  rmSync(join(dir, 'dist/bundle'), { recursive: true, force: true })
+  await build({
+    ...common,
+    absWorkingDir: dir,
+    entryPoints: shared.map((e) => e.input),
+    splitting: true,
+    outdir: 'dist/bundle',
+    chunkNames: 'chunk-[hash]',
+  })
+  for (const e of entries.filter((x) => alone.includes(x.name)))
+    await build({ ...common, absWorkingDir: dir, entryPoints: [e.input], outdir: 'dist/bundle' })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  for (const name of BUNDLED) await bundle(name)
