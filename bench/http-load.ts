@@ -28,7 +28,10 @@ export interface LoadOptions {
   readonly seconds: number
   /** Timed rounds per target; rounds of the targets alternate (a, b, a, b…). */
   readonly rounds: number
-  /** Untimed seconds against each target first (JIT, connection set-up, caches). */
+  /**
+   * Untimed seconds against each target first (JIT, connection set-up, caches); 0: none (a
+   * smoke run: autocannon's shortest run lasts a second, whatever it is asked).
+   */
   readonly warmupSeconds: number
   /** Request targets per connection and round, cycled. */
   readonly pathsPerConnection: number
@@ -163,7 +166,7 @@ export async function compareLoad(
   targets: readonly LoadTarget[],
   o: LoadOptions,
 ): Promise<LoadResult[]> {
-  for (const t of targets) await round(t, o, o.warmupSeconds, 0)
+  if (o.warmupSeconds > 0) for (const t of targets) await round(t, o, o.warmupSeconds, 0)
   const acc = targets.map((): Round => ({ ok: 0, non2xx: 0, errors: 0, seconds: 0, latencies: [] }))
   const cpu = targets.map(() => 0)
   for (let r = 0; r < o.rounds; r++)

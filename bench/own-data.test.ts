@@ -54,7 +54,7 @@ describe('npm run bench -- --model m.json --data d.json', () => {
           connections: 2,
           seconds: 0.2,
           rounds: 1,
-          warmupSeconds: 0.1,
+          warmupSeconds: 0,
           pathsPerConnection: 16,
         },
         attributes: 2,

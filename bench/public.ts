@@ -60,7 +60,7 @@ function parse(argv: readonly string[]): PublicOptions {
       ? { warmup: 0, reps: 1, minSampleMs: 1, slowCallMs: 500 }
       : { warmup: 1, warmupMs: 200, reps: 5, minSampleMs: 40, slowCallMs: 2000 },
     load: smoke
-      ? { connections: 4, seconds: 0.25, rounds: 1, warmupSeconds: 0.15, pathsPerConnection: 256 }
+      ? { connections: 4, seconds: 0.25, rounds: 1, warmupSeconds: 0, pathsPerConnection: 256 }
       : { connections: 16, seconds: 2, rounds: 2, warmupSeconds: 1, pathsPerConnection: 4096 },
   }
 }
