@@ -4,11 +4,20 @@
  * leaves the other packages to be imported, so that every importer shares one copy of each.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { BUNDLED, entriesOf } from './bundle.js'
+import { BUNDLED, entriesOf, writeChanged } from './bundle.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 
@@ -48,5 +57,36 @@ describe.each(BUNDLED)('the bundles of @entistore/%s', (name) => {
     const defines = /\bDatastoreError = class\b/.test(text)
     expect(defines).toBe(name === 'core')
     if (name !== 'core') expect(text).toMatch(/from "@entistore\/core"/)
+  })
+})
+
+describe('a build beside processes that load the bundles', () => {
+  it('writes only the files whose bytes change, and removes the ones no longer made', () => {
+    const out = mkdtempSync(join(tmpdir(), 'entistore-bundle-'))
+    try {
+      const file = (name: string, text: string) => ({
+        path: join(out, name),
+        contents: new TextEncoder().encode(text),
+      })
+      writeChanged(out, [file('index.js', 'a'), file('chunk-1.js', 'b'), file('x/y.js', 'c')])
+      const inode = (name: string) => statSync(join(out, name)).ino
+      const before = { index: inode('index.js'), y: inode('x/y.js') }
+      // The same bytes: untouched. New bytes: a new file put in place. A chunk gone: removed.
+      writeChanged(out, [file('index.js', 'a'), file('chunk-2.js', 'd'), file('x/y.js', 'e')])
+      expect(inode('index.js')).toBe(before.index)
+      expect(inode('x/y.js')).not.toBe(before.y)
+      expect(readFileSync(join(out, 'x/y.js'), 'utf8')).toBe('e')
+      expect(readdirSync(out, { recursive: true, encoding: 'utf8' }).sort()).toEqual([
+        'chunk-2.js',
+        'index.js',
+        'x',
+        'x/y.js',
+      ])
+      writeFileSync(join(out, 'left.js'), '')
+      writeChanged(out, [file('index.js', 'a'), file('chunk-2.js', 'd'), file('x/y.js', 'e')])
+      expect(existsSync(join(out, 'left.js'))).toBe(false)
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
   })
 })

@@ -20,11 +20,26 @@
  *
  * tsc's per-file output stays in dist/ (its incremental build and the declaration files it
  * pairs with); the tarballs carry only the bundles and the declarations (package.json `files`).
+ *
+ * A build may run while processes load the bundles (a bench's smoke test builds when it finds the
+ * dist stale, beside the other tests): so a file is written only when its bytes change, each by a
+ * rename (a reader gets the old file or the new, never half of one), and the files of the last
+ * build that this one no longer makes (chunks of other names) are removed last. A build of
+ * unchanged sources touches nothing.
  */
-import { readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, type BuildOptions } from 'esbuild'
+import { build, type BuildOptions, type OutputFile } from 'esbuild'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 
@@ -82,18 +97,47 @@ async function bundle(name: string): Promise<void> {
       )
   }
   const shared = entries.filter((e) => !alone.includes(e.name))
-  // The last build's chunks have other names: gone first, so that none is left to be packed.
-  rmSync(join(dir, 'dist/bundle'), { recursive: true, force: true })
-  await build({
+  const built = await build({
     ...common,
     absWorkingDir: dir,
     entryPoints: shared.map((e) => e.input),
     splitting: true,
     outdir: 'dist/bundle',
     chunkNames: 'chunk-[hash]',
+    write: false,
   })
-  for (const e of entries.filter((x) => alone.includes(x.name)))
-    await build({ ...common, absWorkingDir: dir, entryPoints: [e.input], outdir: 'dist/bundle' })
+  const files = [...built.outputFiles]
+  for (const e of entries.filter((x) => alone.includes(x.name))) {
+    const one = await build({
+      ...common,
+      absWorkingDir: dir,
+      entryPoints: [e.input],
+      outdir: 'dist/bundle',
+      write: false,
+    })
+    files.push(...one.outputFiles)
+  }
+  writeChanged(join(dir, 'dist/bundle'), files)
+}
+
+/** Writes `files` into `out` as the module comment says; removes the other files `out` holds. */
+export function writeChanged(
+  out: string,
+  files: readonly Pick<OutputFile, 'path' | 'contents'>[],
+): void {
+  const kept = new Set<string>()
+  for (const f of files) {
+    kept.add(f.path)
+    if (existsSync(f.path) && Buffer.from(f.contents).equals(readFileSync(f.path))) continue
+    mkdirSync(dirname(f.path), { recursive: true })
+    const next = `${f.path}.${process.pid}.next`
+    writeFileSync(next, f.contents)
+    renameSync(next, f.path)
+  }
+  for (const name of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
+    const path = join(out, name)
+    if (!kept.has(path) && statSync(path).isFile()) rmSync(path, { force: true })
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))
