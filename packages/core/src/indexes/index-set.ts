@@ -33,6 +33,8 @@ import {
   foldsOf,
 } from './index-entry.js'
 import { followBuild, type Build, type BuildContext } from './entry-build.js'
+import { builtSince, captureIndexes, copyEntry, keepBuilt } from './index-set-state.js'
+import type { IndexSetState, UnbuiltKinds } from './index-set-state.js'
 // Still exported from here for orda/ and entistore/src/, which other helpers are restructuring
 // now: their imports move to index-entry.js once that lands.
 export type { IndexKind, AttributeIndexes } from './index-entry.js'
@@ -40,16 +42,7 @@ export type { IndexKind, AttributeIndexes } from './index-entry.js'
 // now: their imports move to build-refusal.js once that lands.
 export { refusingBuilds, withoutUnbuilt } from './build-refusal.js'
 
-/** A copy of every index of a set, taken by `capture` and put back by `restore`. Never changed. */
-export interface IndexSetState {
-  readonly entries: readonly AttributeIndexes[]
-}
-
-const copyEntry = (e: AttributeIndexes): AttributeIndexes => ({
-  attribute: e.attribute,
-  hash: e.hash?.copy(),
-  sorted: e.sorted?.copy(),
-})
+export type { IndexSetState } from './index-set-state.js'
 
 // Object, picture and BLOB values have no sort key (every one would index as null, so `= null`
 // through the index would return them all): `indexed` on them, as a 4D catalog may say, is ignored.
@@ -250,21 +243,19 @@ export class IndexSet {
         attr.name,
         (entry = { attribute: attr, hash: undefined, sorted: undefined }),
       )
-    if (kind !== 'sorted' && !entry.hash)
-      entry.hash = new HashIndex(
-        attr.name,
-        foldsOf(attr),
-        this.#keyReader(attr.name, foldsOf(attr)),
-      )
-    // A text index reads its keys from the rows (sorted-index.ts): no string a row of its own.
-    if (kind !== 'hash' && !entry.sorted)
-      entry.sorted = new SortedIndex(
-        attr.name,
-        foldsOf(attr),
-        foldsOf(attr) ? this.#keyReader(attr.name, true) : undefined,
-      )
+    this.#addEmpty(entry, kind !== 'sorted', kind !== 'hash')
     this.#relist()
     return entry
+  }
+
+  /** Gives `entry` an empty index of each kind asked for that it lacks. */
+  #addEmpty(entry: AttributeIndexes, hash: boolean, sorted: boolean): void {
+    const { name } = entry.attribute
+    const folds = foldsOf(entry.attribute)
+    if (hash && !entry.hash) entry.hash = new HashIndex(name, folds, this.#keyReader(name, folds))
+    // A text index reads its keys from the rows (sorted-index.ts): no string a row of its own.
+    if (sorted && !entry.sorted)
+      entry.sorted = new SortedIndex(name, folds, folds ? this.#keyReader(name, true) : undefined)
   }
 
   #relist(): void {
@@ -427,10 +418,19 @@ export class IndexSet {
     }
   }
 
-  /** A copy of every index as it is now (store snapshots), each built first. */
+  /** A copy of every index as it is now (store snapshots: index-set-state.ts). */
   capture(): IndexSetState {
-    this.build()
-    return { entries: [...this.#byAttribute.values()].map(copyEntry) }
+    return captureIndexes(this.#byAttribute, this.#stale)
+  }
+
+  /** Before a restore of `state`, whose rows are the table's now: keeps its indexes built since. */
+  keepBuilt(state: IndexSetState): void {
+    keepBuilt(state, builtSince(state, this.#byAttribute, this.#stale))
+  }
+
+  /** The names of the indexes `state` has unbuilt that are built here now. */
+  builtOf(state: IndexSetState): string[] {
+    return builtSince(state, this.#byAttribute, this.#stale).map((e) => e.attribute.name)
   }
 
   /**
@@ -440,11 +440,10 @@ export class IndexSet {
    *
    * `changed`, when given, promises that these indexes are `state`'s changed by writes alone
    * (nothing created, dropped or restored since): the entries are then kept, their indexes
-   * replaced. Either way every index is copied whole, which is cheap for all: a sorted index is
-   * two typed arrays or one array of keys, a hash index two typed arrays (memcpys) and its groups
-   * of rows, shared with the state until written (see HashIndex.copy). When a hash index was a
-   * Map, a copy cost a Map insert per key (≈17 ms for 100k distinct texts) and only the buckets of
-   * the changed records were patched.
+   * replaced. Either way every index is copied whole, cheap for all: a sorted index is two typed
+   * arrays or one array of keys, a hash index two typed arrays and its groups of rows, shared with
+   * the state until written (HashIndex.copy). One `state` has unbuilt is put back empty, to build
+   * on first use (index-set-state.ts).
    */
   restore(
     state: IndexSetState,
@@ -455,17 +454,29 @@ export class IndexSet {
     this.#stale.clear()
     this.#unbuilt.abort()
     this.#pending = undefined
-    if (!changed) {
+    if (!changed || state.unbuilt.size > 0) {
       this.#byAttribute.clear()
-      for (const e of state.entries) this.#byAttribute.set(e.attribute.name, copyEntry(e))
+      for (const name of state.order) {
+        const saved = state.entries.get(name)
+        if (saved !== undefined) this.#byAttribute.set(name, copyEntry(saved))
+        else this.#byAttribute.set(name, this.#leftToBuild(state.unbuilt.get(name)!))
+      }
       this.#relist()
       return
     }
-    for (const saved of state.entries) {
+    for (const saved of state.entries.values()) {
       const ix = this.#byAttribute.get(saved.attribute.name)!
       ix.sorted = saved.sorted?.copy()
       ix.hash = saved.hash?.copy()
     }
+  }
+
+  /** An entry of empty indexes of `kinds`, left to build on first use, as a data load leaves it. */
+  #leftToBuild(k: UnbuiltKinds): AttributeIndexes {
+    const entry: AttributeIndexes = { attribute: k.attribute, hash: undefined, sorted: undefined }
+    this.#addEmpty(entry, k.hash, k.sorted)
+    this.#stale.add(entry)
+    return entry
   }
 
   /** Rebuilds every index from `source` (every live row). */

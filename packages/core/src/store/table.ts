@@ -365,7 +365,13 @@ export class Table extends TableRows {
    */
   restoreState(state: TableState): RestoredSlot[] {
     const fromBase = this.#base === state && this.#baseIndexVersion === this.indexes.version
-    if (fromBase && !this.#written) return []
+    if (fromBase && !this.#written) {
+      // Indexes the state left unbuilt, built since over its very rows: kept in it.
+      this.indexes.keepBuilt(state.indexes)
+      return []
+    }
+    // Those built since over rows written meanwhile: built again below, over the state's rows.
+    const used = this.indexes.builtOf(state.indexes)
     const { rows, changed } = restoredSlots(
       this.slots,
       state.rows,
@@ -388,6 +394,11 @@ export class Table extends TableRows {
     this.#deletions = state.deletions
     this.indexes.restore(state.indexes, fromBase ? changed : undefined)
     this.#columns.patch(changed, state.rows.length)
+    if (used.length > 0) {
+      // The rows are the state's now: an index built here is the state's (index-set-state.ts).
+      for (const name of used) this.indexes.of(name)
+      this.indexes.keepBuilt(state.indexes)
+    }
     this.#setBase(state)
     return changed
   }
