@@ -55,17 +55,30 @@ interface ExportEntry {
 }
 
 /** The tsc output file of each bundled export, and the bundle file its `default` must name. */
-export function entriesOf(pkgDir: string): { name: string; input: string; output: string }[] {
+export function entriesOf(pkgDir: string): BundledExport[] {
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
     exports: Record<string, ExportEntry | string>
   }
-  const out: { name: string; input: string; output: string }[] = []
+  const out: BundledExport[] = []
   for (const [name, entry] of Object.entries(pkg.exports)) {
     if (typeof entry === 'string' || entry.source === undefined) continue
     const path = entry.source.replace(/^\.\/src\//, '').replace(/\.ts$/, '.js')
-    out.push({ name, input: `./dist/${path}`, output: `./dist/bundle/${path}` })
+    out.push({
+      name,
+      input: `./dist/${path}`,
+      output: `./dist/bundle/${path}`,
+      declared: entry.default,
+    })
   }
   return out
+}
+
+/** One export: tsc's file, its bundle, and the `default` package.json gives it now. */
+export interface BundledExport {
+  readonly name: string
+  readonly input: string
+  readonly output: string
+  readonly declared: string | undefined
 }
 
 const common: BuildOptions = {
@@ -88,10 +101,7 @@ async function bundle(name: string): Promise<void> {
   const entries = entriesOf(dir)
   const alone = STANDALONE[name] ?? []
   for (const e of entries) {
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-      exports: Record<string, ExportEntry>
-    }
-    if (pkg.exports[e.name]?.default !== e.output)
+    if (e.declared !== e.output)
       throw new Error(
         `packages/${name}/package.json: exports["${e.name}"].default must be "${e.output}"`,
       )
