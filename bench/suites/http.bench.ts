@@ -384,6 +384,14 @@ const ENTISTORE_EAGER: Proc = {
   ready: ORIGIN,
 }
 
+// A test suite's fake backend: `startFixture` in a process of its own, ready once it prints its URL
+// (what a test file waits for before its first request; bench/child/fixture-start.mjs).
+const FIXTURE: Proc = {
+  label: 'startFixture (entistore/fixture)',
+  args: (f) => [CHILD('fixture-start.mjs'), f.model, f.data],
+  ready: ORIGIN,
+}
+
 interface Startup {
   readonly proc: Proc
   readonly files: DataFiles
@@ -397,12 +405,12 @@ interface Startup {
 
 /**
  * Starts each process `reps` times on `files`, alternating (baseline, entistore, entistore with
- * --eager-indexes, baseline…), and reads the settled RSS after the last start. The last eager
+ * --eager-indexes, startFixture, baseline…), and reads the settled RSS after the last start. The last eager
  * server is kept running (in `child`) for the load measures: their samples never include an
  * index's build.
  */
 async function measureStartups(files: DataFiles, o: HttpOptions) {
-  const runs: Startup[] = [JSON_PARSE, ENTISTORE, ENTISTORE_EAGER].map((proc) => ({
+  const runs: Startup[] = [JSON_PARSE, ENTISTORE, ENTISTORE_EAGER, FIXTURE].map((proc) => ({
     proc,
     files,
     ms: [],
@@ -447,7 +455,7 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
   const of = shape.id === 'main' ? '' : `, ${shape.dataclass}`
   console.log(`\n### start-up (spawn → ready line) and settled RSS${of}`)
   const rows: string[][] = []
-  for (const [base, ...ents] of all as [Startup, Startup, Startup][]) {
+  for (const [base, ...ents] of all as [Startup, ...Startup[]][]) {
     for (const s of [base, ...ents]) {
       const note = [
         s.ms.length > 1 ? `median of ${s.ms.length}` : '',
@@ -495,11 +503,17 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
   const goals: GoalRow[] = []
   const issue19: MeasureRow[] = []
   const [firstBase, , firstEnt] = all[0] as [Startup, Startup, Startup]
-  const [lastBase, lastLazy, lastEnt] = all[all.length - 1] as [Startup, Startup, Startup]
+  const [lastBase, lastLazy, lastEnt, lastFixture] = all[all.length - 1] as Startup[] as [
+    Startup,
+    Startup,
+    Startup,
+    Startup,
+  ]
   const big = sizeLabel(lastEnt.files.rows)
   for (const [ent, what] of [
     [lastLazy, 'start-up to the URL line'],
     [lastEnt, 'start-up with every index built (`--eager-indexes`)'],
+    [lastFixture, '`startFixture` until ready (its URL)'],
   ] as const) {
     const x = startMs(ent) / startMs(lastBase)
     const timedOut = ent.error !== undefined && /no ready line/.test(ent.error)
