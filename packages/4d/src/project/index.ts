@@ -37,3 +37,21 @@ export {
 } from './declarations.js'
 export { withoutOrda } from './without-orda.js'
 export { projectFiles } from './project-files.js'
+export { ProjectRunner, type ProjectProcess, type ProjectRunnerOptions } from './project-runner.js'
+export {
+  namePattern,
+  projectTests,
+  testFolderMembers,
+  type FolderMembers,
+  type Hook,
+  type ProjectTest,
+  type TestConventions,
+  type TestSuite,
+} from './project-tests.js'
+export {
+  runSuite,
+  type RunSuiteOptions,
+  type TestFailure,
+  type TestResult,
+  type TestStatus,
+} from './test-run.js'

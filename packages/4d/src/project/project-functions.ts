@@ -34,6 +34,12 @@ export interface ProjectFunctionsOptions extends ProjectRunnerOptions {
    * which keeps the name (declarations.ts' `shadowed`). @default none
    */
   readonly leftOut?: ReadonlySet<string>
+  /**
+   * The runner of the calls, when the caller runs code of its own on the same running state (a
+   * test runner: its tests and the functions they call share `Storage`, the interprocess
+   * variables and the singletons). @default a runner of its own, made with these options
+   */
+  readonly runner?: ProjectRunner
 }
 
 /** The project's functions, for `createDatastore(model, { functions })`. */
@@ -41,7 +47,7 @@ export function projectFunctions(
   project: CompiledProject,
   options: ProjectFunctionsOptions,
 ): FunctionsDef {
-  const runner = new ProjectRunner(project, options)
+  const runner = options.runner ?? new ProjectRunner(project, options)
   const define = (
     c: ProjectClass,
     fn: DeclaredFunction,

@@ -314,6 +314,27 @@ export class ProjectRunner {
     }
   }
 
+  /**
+   * A running context of its own on `datastore`, as one 4D process: its process variables kept
+   * from one call to the next, bounded by `budgetMs` from now (`rt.useBudget` gives it another).
+   * What a test runner runs a test in (project-tests.ts): the datastore's running state (its class
+   * store, interprocess variables, `Storage`) is the one its functions run on.
+   */
+  process(datastore: Datastore, budgetMs: number): ProjectProcess {
+    const running = this.#runningFor(datastore)
+    const rt = this.#runtime(running, budgetOf(budgetMs, datastore.clock))
+    return { rt, classes: running.classes, methods: running.methods, limits: this.#limits }
+  }
+
+  /**
+   * Drops the running state of `datastore` (its interprocess variables, `Storage`, singletons,
+   * workers' state): the next code run on it starts afresh, as after a restart.
+   */
+  forget(datastore: Datastore): void {
+    this.#running.delete(datastore)
+    if (this.#kept?.running.ds === datastore) this.#kept = undefined
+  }
+
   run<T>(c: ProjectClass, where: string, body: (cx: RunContext) => T, datastore?: Datastore): T {
     const ds = datastore ?? currentCall()?.datastore
     const running = this.#runningFor(ds)
@@ -360,6 +381,14 @@ export class ProjectRunner {
       throw FourDError.is(e) ? errorStack(e, where, c.file) : e
     }
   }
+}
+
+/** One process of `ProjectRunner.process`: its running context, classes, methods and bounds. */
+export interface ProjectProcess {
+  readonly rt: Runtime
+  readonly classes: ClassStore
+  readonly methods: MethodRegistry
+  readonly limits: CodeLimits
 }
 
 /** What a call in slices runs: the function, `This` and the parameters, as 4D values. */
