@@ -27,6 +27,7 @@ import { closest } from '@entistore/core/names'
 import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
 import { checkCommand } from './commands/check.js'
+import { testCommand } from './commands/test.js'
 import { cloneCommand } from './commands/clone.js'
 import {
   UsageError,
@@ -44,9 +45,15 @@ import { FileError } from './files/file-error.js'
 export type { CliIo } from './commands/cli-io.js'
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [serveCommand, cloneCommand, typesCommand, modelCommand, openapiCommand, checkCommand].map(
-    (c) => [c.name, c],
-  ),
+  [
+    serveCommand,
+    cloneCommand,
+    typesCommand,
+    modelCommand,
+    openapiCommand,
+    checkCommand,
+    testCommand,
+  ].map((c) => [c.name, c]),
 )
 
 /** Options every command takes. */
@@ -130,6 +137,13 @@ function parseError(e: Error, known: readonly string[]): Error {
 // Where stdout's lines go once serve logs requests (its logging thread): there they keep their
 // place among the log's.
 let logLines: ((line: string) => void) | undefined
+
+// A reader that stops early (`entistore check … | head`) closes the pipe: what is left to print
+// has no one to read it, which is no failure of the command (as `ls | head` ends quietly).
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e
+  process.exit(process.exitCode ?? 0)
+})
 
 const defaultIo: CliIo = {
   out: (line) => (logLines ? logLines(line) : process.stdout.write(`${line}\n`)),

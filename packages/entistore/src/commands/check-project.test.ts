@@ -5,7 +5,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from './cli-serve.fixture.js'
@@ -41,7 +41,7 @@ describe('entistore check --project', () => {
       `${root}examples/car-rental/Project/Sources/catalog.4DCatalog:65:2: warning: triggers are not run (on save and delete, no code of the structure runs): Rental (insert, update)`,
     )
     expect(run.out.at(-1)).toBe(
-      '14 warnings of what is not served as 4D serves it; 8 files of 4D code: no problem',
+      '14 warnings of what is not served as 4D serves it; 12 files of 4D code: no problem',
     )
   })
 
@@ -83,6 +83,64 @@ describe('entistore check --project', () => {
         },
       ],
     })
+  })
+
+  it('writes a GitHub annotation a problem with --format github, at its file, line and column', async () => {
+    const run = await runCli(['check', '--project', bare, '--format', 'github'])
+    expect(run.code).toBe(1)
+    const thing = relative(process.cwd(), join(bare, 'Thing.4dm'))
+    expect(run.out).toEqual([
+      `::error file=${thing},line=3,col=2,title=entistore check (not-runnable)::The command "SET WINDOW TITLE" cannot run here (it needs a user interface)`,
+      `::error file=${thing},line=5,col=7,title=entistore check (syntax)::Expected expression but end of line found`,
+    ])
+    // A start-up's warnings are warnings, at their lines of the structure file.
+    const project = await runCli([
+      'check',
+      '--project',
+      `${root}examples/car-rental`,
+      '--format',
+      'github',
+    ])
+    expect(project.code).toBe(0)
+    expect(project.out).toContain(
+      `::warning file=${relative(process.cwd(), `${root}examples/car-rental/Project/Sources/catalog.4DCatalog`)},line=65,col=2,title=entistore check (startup)::triggers are not run (on save and delete, no code of the structure runs): Rental (insert, update)`,
+    )
+  })
+
+  it('writes a SARIF 2.1.0 log with --format sarif, for code scanning', async () => {
+    const run = await runCli(['check', '--project', bare, '--format', 'sarif'])
+    expect(run.code).toBe(1)
+    const log = JSON.parse(run.out.join('\n'))
+    expect(log.version).toBe('2.1.0')
+    const [only] = log.runs
+    expect(only.tool.driver.name).toBe('entistore check')
+    expect(only.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
+      'not-runnable',
+      'syntax',
+    ])
+    expect(only.results[1]).toEqual({
+      ruleId: 'syntax',
+      ruleIndex: 1,
+      level: 'error',
+      message: { text: 'Expected expression but end of line found' },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: {
+              uri: relative(process.cwd(), join(bare, 'Thing.4dm')).split(sep).join('/'),
+            },
+            region: { startLine: 5, startColumn: 7 },
+          },
+        },
+      ],
+    })
+    const both = await runCli(['check', '--project', bare, '--json', '--format', 'sarif'])
+    expect(both.code).toBe(2)
+    expect(both.err[0]).toBe('entistore: --json and --format sarif cannot go together')
+    const unknown = await runCli(['check', '--project', bare, '--format', 'xml'])
+    expect(unknown.err[0]).toBe(
+      'entistore: --format must be one of text, json, github, sarif, got "xml"',
+    )
   })
 
   it('refuses a folder that does not exist (1) and a missing --project (2)', async () => {

@@ -112,6 +112,8 @@ export interface LoadFilesOptions {
    * whose code no longer parses so).
    */
   readonly onProjectCode?: (facts: import('../project/code-changes.js').CodeFacts) => void
+  /** With `project`: what runs its code (a test runner runs its tests on it: `entistore test`). */
+  readonly onProjectRunner?: (runner: import('@entistore/4d').ProjectRunner) => void
   /**
    * With `project`: the hosts its 4D code may send HTTP requests to (`HTTP Request`, `HTTP Get`):
    * `host`, `host:port`, `*.domain`, as `entistore serve --allow-http` takes them. @default none
@@ -333,6 +335,7 @@ async function projectFunctionsOf(
   })
   for (const note of code.notes) options.onNote?.(note)
   options.onProjectCode?.(code.facts)
+  options.onProjectRunner?.(code.runner)
   if (code.summary !== undefined) options.onNote?.(code.summary)
   return code.functions
 }

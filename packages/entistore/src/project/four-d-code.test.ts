@@ -33,7 +33,7 @@ describe("a project's DataStore class functions over REST", () => {
       result: [30.5, 30.5, 30.5, 30.5, 30.5, 30.5, 0, 30.5],
     })
     // The start-up's one line on the code.
-    expect(notes).toContain('8 files of 4D code: no problem')
+    expect(notes).toContain('12 files of 4D code: no problem')
   })
 
   it('runs the DataStore, DataClass, Entity and selection functions that use ORDA, and the singletons', async () => {

@@ -8,7 +8,7 @@
  */
 import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
-import type { CodeLimits } from '@entistore/4d'
+import type { CodeLimits, ProjectRunner, ProjectRunnerOptions } from '@entistore/4d'
 import { codeFacts, type CodeFacts } from './code-changes.js'
 import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
@@ -28,6 +28,8 @@ export interface ProjectCode {
   readonly facts: CodeFacts
   /** What of the code is left out (an event of an attribute the dataclass lacks), one line a kind. */
   readonly notes: readonly string[]
+  /** What runs the functions: a test runner runs its tests on the same running state. */
+  readonly runner: ProjectRunner
 }
 
 /** A dataclass as the code needs it: its name and its attributes'. */
@@ -62,28 +64,33 @@ export async function projectCode(
   const names = dataClasses.map((dc) => dc.name)
   const report = fourD.checkReport(compiled.files)
   const notes = new Notes()
+  const hostOptions: ProjectRunnerOptions = {
+    // File and Folder reach the project's root folder, the one holding `Project`, and no further.
+    files: fourD.projectFiles(dirname(projectFolder)),
+    webServer: webServerOf,
+    // `LOG EVENT`: one line on stderr, beside the server's own error log.
+    log: (importance, message) =>
+      process.stderr.write(
+        `entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`,
+      ),
+    // CREATE THUMBNAIL and the other conversions: sharp, when installed (image-host.ts).
+    images: imageHost(),
+    // HTTP Request and HTTP Get: to the hosts --allow-http names, none by default.
+    http: httpHost(hosts.allowHttp),
+    // SMTPTransporter.send(): through the mail servers --allow-smtp names, none by default.
+    smtp: smtpHost(hosts.allowSmtp),
+    // LAUNCH EXTERNAL PROCESS: the programs --allow-exec names, in the project's folder.
+    exec: execHost(hosts.allowExec, dirname(projectFolder)),
+    ...(hosts.codeLimits === undefined ? {} : { limits: hosts.codeLimits }),
+  }
+  const runner = new fourD.ProjectRunner(compiled, hostOptions)
   const own = withKnownAttributes(
     fourD.projectFunctions(compiled, {
+      ...hostOptions,
       dataClasses: new Set(names),
       computed: new Set(computed),
       leftOut: project.shadowed,
-      // File and Folder reach the project's root folder, the one holding `Project`, and no further.
-      files: fourD.projectFiles(dirname(projectFolder)),
-      webServer: webServerOf,
-      // `LOG EVENT`: one line on stderr, beside the server's own error log.
-      log: (importance, message) =>
-        process.stderr.write(
-          `entistore: LOG EVENT (${importance}): ${message.replace(/\n/g, ' ')}\n`,
-        ),
-      // CREATE THUMBNAIL and the other conversions: sharp, when installed (image-host.ts).
-      images: imageHost(),
-      // HTTP Request and HTTP Get: to the hosts --allow-http names, none by default.
-      http: httpHost(hosts.allowHttp),
-      // SMTPTransporter.send(): through the mail servers --allow-smtp names, none by default.
-      smtp: smtpHost(hosts.allowSmtp),
-      // LAUNCH EXTERNAL PROCESS: the programs --allow-exec names, in the project's folder.
-      exec: execHost(hosts.allowExec, dirname(projectFolder)),
-      ...(hosts.codeLimits === undefined ? {} : { limits: hosts.codeLimits }),
+      runner,
     }),
     dataClasses,
     notes,
@@ -97,6 +104,7 @@ export async function projectCode(
     summary,
     facts: codeFacts(compiled, projectFolder),
     notes: notes.lines(),
+    runner,
   }
 }
 

@@ -497,7 +497,7 @@ describe('serve --project with the car-rental project and its CSV data', () => {
       'Float is served as number (a 64-bit real',
       'triggers are not run (on save and delete, no code of the structure runs)',
       'ORDA classes of no dataclass served are left out',
-      '8 files of 4D code',
+      '12 files of 4D code',
     ])
     expect(s.out).toContain(
       'Functions from ' +

@@ -1,0 +1,174 @@
+/**
+ * `entistore test --project` (issue 80) on the examples: car-rental's tests pass (exit 0); those
+ * of failing-tests fail in each way the command tells apart (exit 1), said one line a test with
+ * the failing 4D line, and as JUnit XML, TAP and GitHub annotations; patterns, a team's
+ * `entistore-tests.json`, and the mistakes a user makes.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from './cli-serve.fixture.js'
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url))
+const CAR_RENTAL = join(root, 'examples/car-rental')
+const FAILING = join(root, 'examples/failing-tests')
+const failing = (...more: string[]) =>
+  runCli(['test', '--project', FAILING, '--data', join(FAILING, 'csv'), ...more])
+/** A file of the failing project as the command names it: relative to where it runs. */
+const named = (file: string): string => relative(process.cwd(), join(FAILING, 'Project', file))
+
+describe('entistore test --project', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entistore-test-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("passes car-rental's own tests, each from the data as loaded: exit 0", async () => {
+    const run = await runCli(['test', '--project', CAR_RENTAL, '--data', join(CAR_RENTAL, 'csv')])
+    expect(run.err).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.out[0]).toMatch(
+      /^entistore test: 7 tests in 2 suites of .*car-rental \(loaded in \d+ ms\)$/,
+    )
+    expect(run.out.slice(1, -1).map((l) => l.replace(/ \d+ ms$/, ''))).toEqual([
+      'ok   test_availableCars',
+      'ok   test_priceByDay',
+      'ok   test_rentalDays',
+      'ok   FleetTest.test_statsCountTheFleet',
+      // It creates a car; the tests after it still see the fleet setup saw (FleetTest.beforeEach).
+      'ok   FleetTest.test_aNewCarJoinsTheFleet',
+      'ok   FleetTest.test_aNegativeMileageIsRefused',
+      'ok   FleetTest.test_theQuoteIsTheCategorysRate',
+    ])
+    expect(run.out.at(-1)).toMatch(/^Tests: 7 passed, 0 failed \(\d+ ms\)$/)
+  })
+
+  it('tells each failure at its line, with the 4D line beneath, and exits 1', async () => {
+    const run = await failing()
+    expect(run.code).toBe(1)
+    const out = run.out.map((l) => l.replace(/ \d+ ms$/, ''))
+    expect(out.slice(1)).toEqual([
+      'FAIL test_assertFails (failed)',
+      `     ${named('Sources/Methods/test_assertFails.4dm')}:5: Assert failed: the totals sum to 250`,
+      '         5 | ASSERT($sum=250; "the totals sum to 250")',
+      'ok   test_passes',
+      'FAIL test_runsPastItsBudget (timed out)',
+      `     ${named('Sources/Methods/test_runsPastItsBudget.4dm')}:4: The code ran longer than its budget allows`,
+      '         4 | While (True)',
+      'FAIL test_uncaughtError (error)',
+      `     ${named('Sources/Methods/test_uncaughtError.4dm')}:3: the invoice service is down`,
+      '         3 | throw(42; "the invoice service is down")',
+      'ok   InvoiceTest.test_countsTheInvoices',
+      'FAIL InvoiceTest.test_largestInvoice (failed)',
+      `     ${named('Sources/Classes/InvoiceTest.4dm')}:7: expected "Grace", got "Ada": the largest invoice is Grace's`,
+      '     expected true, got false: no invoice is over 100',
+      '         7 | Function test_largestInvoice($t : cs.Testing)',
+      expect.stringMatching(/^Tests: 2 passed, 2 failed, 1 error, 1 timed out \(\d+ ms\)$/),
+    ])
+  })
+
+  it('writes JUnit XML and TAP files, and GitHub annotations on stdout', async () => {
+    const junit = join(dir, 'results.xml')
+    const tap = join(dir, 'results.tap')
+    const run = await failing(
+      '--reporter',
+      'github',
+      '--reporter',
+      `junit=${junit}`,
+      '--reporter',
+      `tap=${tap}`,
+    )
+    expect(run.code).toBe(1)
+    const assertFile = named('Sources/Methods/test_assertFails.4dm')
+    expect(run.out).toEqual([
+      `::error file=${assertFile},line=5,title=test_assertFails failed::Assert failed%3A the totals sum to 250`.replace(
+        '%3A',
+        ':',
+      ),
+      expect.stringMatching(
+        /^::error file=.*test_runsPastItsBudget\.4dm,line=4,title=test_runsPastItsBudget timed out::/,
+      ),
+      expect.stringMatching(
+        /^::error file=.*test_uncaughtError\.4dm,line=3,title=test_uncaughtError error::the invoice service is down$/,
+      ),
+      expect.stringMatching(
+        /^::error file=.*InvoiceTest\.4dm,line=7,title=InvoiceTest\.test_largestInvoice failed::expected "Grace", got "Ada": the largest invoice is Grace's%0Aexpected true, got false: no invoice is over 100$/,
+      ),
+      '::error title=entistore test::entistore test: 2 passed, 4 did not pass',
+    ])
+    const xml = readFileSync(junit, 'utf8')
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="entistore test .*failing-tests" tests="6" failures="2" errors="2" time="[\d.]+">/,
+    )
+    expect(xml).toContain('<testsuite name="methods" tests="4" failures="1" errors="2" skipped="0"')
+    expect(xml).toContain(
+      `<testcase classname="methods" name="test_assertFails" file="${assertFile}" line="1" time=`,
+    )
+    expect(xml).toContain(
+      `<failure message="Assert failed: the totals sum to 250" type="-10518">${assertFile}:5: Assert failed: the totals sum to 250</failure>`,
+    )
+    expect(xml).toContain(
+      '<error message="The code ran longer than its budget allows" type="timeout">',
+    )
+    expect(xml).toContain(`<testsuite name="InvoiceTest" tests="2" failures="1" errors="0"`)
+    expect(xml).toContain('expected &quot;Grace&quot;, got &quot;Ada&quot;')
+    expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true)
+    const lines = readFileSync(tap, 'utf8').split('\n')
+    expect(lines.slice(0, 4)).toEqual([
+      'TAP version 13',
+      '1..6',
+      'not ok 1 - test_assertFails',
+      '  ---',
+    ])
+    expect(lines).toContain('  message: "Assert failed: the totals sum to 250"')
+    expect(lines).toContain('ok 2 - test_passes')
+    expect(lines).toContain('  status: "timed out"')
+    expect(lines).toContain('ok 5 - InvoiceTest.test_countsTheInvoices')
+  })
+
+  it('runs the tests a pattern names: a part of the name, or a 4D pattern', async () => {
+    const part = await failing('passes', 'countsThe')
+    expect(part.code).toBe(0)
+    expect(part.out.slice(1, -1).map((l) => l.replace(/ \d+ ms$/, ''))).toEqual([
+      'ok   test_passes',
+      'ok   InvoiceTest.test_countsTheInvoices',
+    ])
+    const wildcard = await failing('invoicetest.@')
+    expect(wildcard.out[0]).toMatch(/^entistore test: 2 tests in 1 suite of /)
+    const none = await failing('nothing_like_it')
+    expect(none.code).toBe(1)
+    expect(none.err).toEqual([
+      `entistore test: no test matching nothing_like_it in ${FAILING} (test methods are named test_…, classes …Test: docs/ci.md)`,
+    ])
+  })
+
+  it("takes a team's names from entistore-tests.json, and refuses one it cannot read", async () => {
+    const copy = join(dir, 'project')
+    cpSync(FAILING, copy, { recursive: true })
+    writeFileSync(join(copy, 'entistore-tests.json'), '{ "methods": ["@Passes"], "classes": [] }')
+    const own = await runCli(['test', '-p', copy, '-d', join(copy, 'csv')])
+    expect(own.code).toBe(0)
+    expect(own.out.slice(1, -1).map((l) => l.replace(/ \d+ ms$/, ''))).toEqual(['ok   test_passes'])
+    writeFileSync(join(copy, 'entistore-tests.json'), '{ "method": ["x"] }')
+    const bad = await runCli(['test', '-p', copy])
+    expect(bad.code).toBe(1)
+    expect(bad.err.join('\n')).toContain(
+      `${join(copy, 'entistore-tests.json')}: unknown key "method" ("methods", "classes", "functions", "folders", "budgetMs")`,
+    )
+  })
+
+  it('refuses a usage mistake with exit 2', async () => {
+    const noProject = await runCli(['test'])
+    expect(noProject.code).toBe(2)
+    expect(noProject.err[0]).toBe('entistore: --project <folder> is required')
+    const reporter = await runCli(['test', '-p', FAILING, '--reporter', 'xunit'])
+    expect(reporter.code).toBe(2)
+    expect(reporter.err[0]).toBe(
+      'entistore: --reporter must be one of human, junit, tap, github, got "xunit"',
+    )
+    const timeout = await runCli(['test', '-p', FAILING, '--timeout', '0'])
+    expect(timeout.err[0]).toBe(
+      'entistore: --timeout must be a whole number of milliseconds, at least 1, got "0"',
+    )
+  })
+})

@@ -1,0 +1,90 @@
+/**
+ * @module `entistore test`'s run: the project's tests loaded (testing/project-tests.ts), run one
+ * after the other, each result told to the reporters as it ends; the files they write written at
+ * the end. Exit code 1 when a test did not pass, or when no test was found (a CI that finds none
+ * has most likely been pointed at the wrong folder).
+ */
+import { writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { openProjectTests } from '../testing/project-tests.js'
+import { githubReporter } from '../testing/reporters/github.js'
+import { humanReporter } from '../testing/reporters/human.js'
+import { junitReporter } from '../testing/reporters/junit.js'
+import {
+  failedRun,
+  summarize,
+  type Lines,
+  type ReporterChoice,
+  type NameFile,
+  type SourceLine,
+  type TestReporter,
+} from '../testing/reporters/reporter.js'
+import { tapReporter } from '../testing/reporters/tap.js'
+import type { CliIo } from './cli-io.js'
+
+export interface TestCommandOptions {
+  readonly project: string
+  readonly data?: string
+  readonly components: readonly string[]
+  readonly patterns: readonly string[]
+  readonly reporters: readonly ReporterChoice[]
+  readonly budgetMs?: number
+}
+
+function reporterOf(
+  choice: ReporterChoice,
+  write: Lines,
+  name: NameFile,
+  source: SourceLine,
+): TestReporter {
+  switch (choice.name) {
+    case 'human':
+      return humanReporter(write, name, source)
+    case 'junit':
+      return junitReporter(write, name)
+    case 'tap':
+      return tapReporter(write, name)
+    case 'github':
+      return githubReporter(write, name)
+  }
+}
+
+export async function runTestCommand(options: TestCommandOptions, io: CliIo): Promise<number> {
+  const started = performance.now()
+  const tests = await openProjectTests({
+    project: options.project,
+    ...(options.data === undefined ? {} : { data: options.data }),
+    components: options.components,
+    patterns: options.patterns,
+    ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+  })
+  const loadMs = performance.now() - started
+  if (tests.count === 0) {
+    const asked = options.patterns.length === 0 ? '' : ` matching ${options.patterns.join(' ')}`
+    io.err(
+      `entistore test: no test${asked} in ${options.project} (test methods are named test_…, classes …Test: docs/ci.md)`,
+    )
+    return 1
+  }
+  // Files as the command line's folder names them: what a CI's annotations and reports expect.
+  const name: NameFile = (file) => relative(process.cwd(), join(tests.root, file)) || file
+  const toFile = new Map<string, string[]>()
+  const reporters = options.reporters.map((choice) => {
+    let write: Lines = io.out
+    if (choice.file !== undefined) {
+      const lines: string[] = []
+      toFile.set(choice.file, lines)
+      write = (line) => lines.push(line)
+    }
+    return reporterOf(choice, write, name, tests.sourceLine)
+  })
+  const start = { project: options.project, suites: tests.suites, count: tests.count, loadMs }
+  for (const r of reporters) r.start(start)
+  const results = tests.run((result) => {
+    for (const r of reporters) r.result(result)
+  })
+  const summary = summarize(results)
+  for (const r of reporters) r.end(summary, results)
+  for (const [file, lines] of toFile) writeFileSync(file, `${lines.join('\n')}\n`)
+  return failedRun(summary) ? 1 : 0
+}

@@ -1,0 +1,46 @@
+/**
+ * @module TAP version 13 (testanything.org): the plan first, then `ok` or `not ok` a test as it
+ * ends, a failure's message, place and status in its YAML block.
+ */
+import type { TestResult } from '@entistore/4d'
+import {
+  STATUS_WORDS,
+  type Lines,
+  type NameFile,
+  type RunStart,
+  type TestReporter,
+} from './reporter.js'
+
+/** A YAML scalar on one line: JSON's string is a YAML double-quoted scalar. */
+const yaml = (s: string): string => JSON.stringify(s)
+
+export function tapReporter(write: Lines, name: NameFile): TestReporter {
+  let n = 0
+  return {
+    start(run: RunStart) {
+      write('TAP version 13')
+      write(`1..${run.count}`)
+    },
+    result(r: TestResult) {
+      n++
+      // A `#` in a description starts a directive: escaped, as TAP says.
+      const description = r.test.id.replace(/\\/g, '\\\\').replace(/#/g, '\\#')
+      write(`${r.status === 'passed' ? 'ok' : 'not ok'} ${n} - ${description}`)
+      const f = r.failure
+      if (f === undefined) return
+      const file = name(f.file ?? r.test.file)
+      const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
+      write('  ---')
+      write(`  message: ${yaml(f.message)}`)
+      write(`  severity: ${r.status === 'failed' ? 'fail' : 'error'}`)
+      write(`  status: ${yaml(STATUS_WORDS[r.status])}`)
+      write(`  at: ${yaml(line === undefined ? file : `${file}:${line}`)}`)
+      if (f.assertions !== undefined && f.assertions.length > 1) {
+        write('  assertions:')
+        for (const a of f.assertions) write(`    - ${yaml(a)}`)
+      }
+      write('  ...')
+    },
+    end() {},
+  }
+}
