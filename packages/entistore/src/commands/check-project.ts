@@ -15,9 +15,12 @@ import { FileError } from '../files/file-error.js'
 import { loadDatastoreFiles } from '../load/load-files.js'
 import type { LoadedProject } from '../project/load-project.js'
 
+/** How `check` says what it found: lines, JSON, GitHub annotations or a SARIF log. */
+export type CheckFormat = 'text' | 'json' | 'github' | 'sarif'
+
 export interface CheckOptions {
   readonly project: string
-  readonly json: boolean
+  readonly format: CheckFormat
   /** Folders of downloaded components (`--components`), as serve's. */
   readonly components?: readonly string[]
 }
@@ -138,7 +141,15 @@ export async function runCheckCommand(
   const report = fourD.checkReport(code.files, name)
   const stops = problems.some((p) => p.severity === 'error')
   const skipped = await uncheckedFiles(root, code)
-  if (options.json)
+  if (options.format === 'github' || options.format === 'sarif') {
+    const { codeFindings, githubLines, sarifLog } = await import('./check-formats.js')
+    const findings = [
+      ...problems.map((p) => ({ ...p, rule: 'startup' })),
+      ...codeFindings(code.files, name),
+    ]
+    if (options.format === 'github') for (const line of githubLines(findings)) io.out(line)
+    else io.out(JSON.stringify(sarifLog(findings, await entistoreVersion()), null, 2))
+  } else if (options.format === 'json')
     io.out(
       JSON.stringify(
         {
@@ -164,6 +175,13 @@ export async function runCheckCommand(
     io.out(head + fourD.checkSummary(report))
   }
   return stops || fourD.wouldFail(report) ? 1 : 0
+}
+
+/** The version of the entistore package, for the SARIF log's tool. */
+async function entistoreVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises')
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8')
+  return (JSON.parse(text) as { version: string }).version
 }
 
 /** Whether `folder` is a project with a structure file, not a bare folder of class files. */
