@@ -24,6 +24,18 @@ import { FileError, loadDatastoreFiles, readJsonFile } from './load/load-files.j
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load/load-functions.js'
 import { createDatastore } from './persist/create-datastore.js'
 import { serve, type RunningServer, type ServeOptions } from './serve/serve.js'
+import type { ProjectTests, ProjectTestsOptions, SuiteSteps } from './testing/project-tests.js'
+import type { TestApi } from './testing/run-project-tests.js'
+
+export type { ProjectTests, ProjectTestsOptions, SuiteSteps, TestApi }
+export type {
+  ProjectTest,
+  TestConventions,
+  TestFailure,
+  TestResult,
+  TestStatus,
+  TestSuite,
+} from '@entistore/4d'
 
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */
 export type FixtureModel = Parameters<typeof createDatastore>[0]
@@ -222,4 +234,32 @@ async function loadDatastore(options: FixtureOptions): Promise<DatastoreWith<str
     }
   } else if (data !== undefined) ds.loadData(data)
   return ds
+}
+
+/**
+ * A 4D project's own tests as tests of your runner (Vitest, Jest): each test class a `describe`,
+ * each 4D test an `it` that fails with the 4D failure at its file and line; call it at the top
+ * level of a test file, awaited (docs/ci.md). Loaded on first use: a
+ * fixture without a project loads no 4D.
+ *
+ * ```ts
+ * import { afterAll, beforeAll, describe, it } from 'vitest'
+ * await runProjectTests({ project: 'MyApp', data: 'MyApp/csv' }, { describe, it, beforeAll, afterAll })
+ * ```
+ */
+export async function runProjectTests(
+  options: ProjectTestsOptions,
+  api: TestApi,
+): Promise<ProjectTests> {
+  const run = await import('./testing/run-project-tests.js')
+  return run.runProjectTests(options, api)
+}
+
+/**
+ * A 4D project's tests loaded and found, to run as you choose (`run()` all of them, as `entistore
+ * test` does, or `suite(s)` step by step); loaded on first use.
+ */
+export async function openProjectTests(options: ProjectTestsOptions): Promise<ProjectTests> {
+  const tests = await import('./testing/project-tests.js')
+  return tests.openProjectTests(options)
 }

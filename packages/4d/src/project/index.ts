@@ -50,6 +50,7 @@ export {
 } from './project-tests.js'
 export {
   runSuite,
+  SuiteRun,
   type RunSuiteOptions,
   type TestFailure,
   type TestResult,

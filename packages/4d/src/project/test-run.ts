@@ -132,10 +132,120 @@ function testingFailure(t: object, test: ProjectTest, where: string): TestFailur
   }
 }
 
+type Outcome = ReturnType<typeof failureOf>
+
+/**
+ * The tests of one suite run one at a time, in the one process of the suite: `start` makes the
+ * class's instance and runs its `setup` (if either fails, each test is an error of it, and none
+ * runs), `run` runs one test between `beforeEach` and `afterEach`, `end` runs `teardown`. A test
+ * runner whose own tests are the suite's (a Vitest or Jest suite: runProjectTests) calls them as
+ * its hooks and tests; `runSuite` runs them all.
+ */
+export class SuiteRun {
+  readonly #process: ProjectProcess
+  readonly #suite: TestSuite
+  readonly #options: RunSuiteOptions
+  readonly #cls: ClassObject | undefined
+  readonly #testing: ClassObject | undefined
+  #self: object | undefined
+  #broken: Outcome | undefined
+
+  constructor(process: ProjectProcess, suite: TestSuite, options: RunSuiteOptions) {
+    this.#process = process
+    this.#suite = suite
+    this.#options = options
+    this.#cls = suite.className === undefined ? undefined : process.classes.get(suite.className)
+    if (suite.className !== undefined && this.#cls === undefined)
+      throw new TypeError(`SuiteRun: no class ${suite.className}`)
+    this.#testing = process.classes.get('Testing')
+  }
+
+  #budget(): void {
+    this.#process.rt.useBudget(budgetOf(this.#options.budgetMs, this.#options.clock))
+  }
+
+  // A hook of the class, run on its instance: the failure it made, if any.
+  #hook(name: Hook): Outcome | undefined {
+    if (!this.#suite.hooks.has(name)) return undefined
+    this.#budget()
+    const { rt } = this.#process
+    try {
+      inProcess(this.#process, () => rt.invoke(this.#cls!.findFunction(name)!, this.#self, []))
+      return undefined
+    } catch (e) {
+      return failureOf(e, `${this.#suite.className}.${name}`)
+    }
+  }
+
+  /** The class's instance made and its `setup` run (nothing for the project's test methods). */
+  start(): void {
+    const cls = this.#cls
+    if (cls === undefined) return
+    this.#budget()
+    try {
+      this.#self = inProcess(this.#process, () => cls.construct(this.#process.rt, []))
+    } catch (e) {
+      this.#broken = failureOf(e, `${this.#suite.className}.constructor`)
+    }
+    this.#broken ??= this.#hook('setup')
+    if (this.#broken === undefined) this.#options.afterSetup?.()
+  }
+
+  /** One test of the suite, after `start`. */
+  run(test: ProjectTest): TestResult {
+    const { clock } = this.#options
+    const started = clock.now()
+    if (this.#broken !== undefined)
+      return { test, status: 'error', ms: 0, failure: this.#broken.failure }
+    this.#options.beforeTest?.(test)
+    const before = this.#hook('beforeEach')
+    let result: { status: TestStatus; failure?: TestFailure } = before ?? { status: 'passed' }
+    if (before === undefined) {
+      this.#budget()
+      const { rt } = this.#process
+      const cls = this.#cls
+      try {
+        const t =
+          cls !== undefined && this.#testing !== undefined
+            ? newTesting(this.#process, this.#testing)
+            : undefined
+        inProcess(this.#process, () =>
+          cls === undefined
+            ? rt.method(test.name, [])
+            : rt.invoke(cls.findFunction(test.name)!, this.#self, t === undefined ? [] : [t]),
+        )
+        const failed = t === undefined ? undefined : testingFailure(t, test, test.id)
+        if (failed !== undefined) result = { status: 'failed', failure: failed }
+      } catch (e) {
+        result = failureOf(e, test.id)
+      }
+      const after = this.#hook('afterEach')
+      if (after !== undefined && result.status === 'passed') result = after
+    }
+    return { test, ...result, ms: clock.now() - started }
+  }
+
+  /**
+   * The class's `teardown` run: a result of its own when it fails (the tests before it ran as
+   * they were told), else undefined.
+   */
+  end(): TestResult | undefined {
+    const started = this.#options.clock.now()
+    const down = this.#broken === undefined ? this.#hook('teardown') : undefined
+    if (down === undefined) return undefined
+    const suite = this.#suite
+    return {
+      test: { id: `${suite.className}.teardown`, name: 'teardown', file: suite.file!, line: 1 },
+      status: 'error',
+      failure: down.failure,
+      ms: this.#options.clock.now() - started,
+    }
+  }
+}
+
 /**
  * Runs the tests of `suite` in `process`, in order, telling each result to `told` as it ends;
- * returns them all. A class's instance is made once, `setup` run before its first test: if either
- * fails, each test is an error of it, and none runs.
+ * returns them all.
  */
 export function runSuite(
   process: ProjectProcess,
@@ -143,78 +253,16 @@ export function runSuite(
   options: RunSuiteOptions,
   told: (result: TestResult) => void = () => {},
 ): TestResult[] {
-  const { rt, classes } = process
   const out: TestResult[] = []
   const tell = (r: TestResult): void => {
     out.push(r)
     told(r)
   }
-  const budget = (): void => rt.useBudget(budgetOf(options.budgetMs, options.clock))
-  const cls = suite.className === undefined ? undefined : classes.get(suite.className)
-  const testing = classes.get('Testing')
-  let self: object | undefined
-  // A hook of the class, run on its instance: the failure it made, if any.
-  const hook = (name: Hook): ReturnType<typeof failureOf> | undefined => {
-    if (!suite.hooks.has(name)) return undefined
-    budget()
-    try {
-      inProcess(process, () => rt.invoke(cls!.findFunction(name)!, self, []))
-      return undefined
-    } catch (e) {
-      return failureOf(e, `${suite.className}.${name}`)
-    }
-  }
-  let broken: ReturnType<typeof failureOf> | undefined
-  if (suite.className !== undefined) {
-    if (cls === undefined) throw new TypeError(`runSuite: no class ${suite.className}`)
-    budget()
-    try {
-      self = inProcess(process, () => cls.construct(rt, []))
-    } catch (e) {
-      broken = failureOf(e, `${suite.className}.constructor`)
-    }
-    broken ??= hook('setup')
-    if (broken === undefined) options.afterSetup?.()
-  }
-  for (const test of suite.tests) {
-    const start = options.clock.now()
-    if (broken !== undefined) {
-      tell({ test, status: 'error', ms: 0, failure: broken.failure })
-      continue
-    }
-    options.beforeTest?.(test)
-    const before = hook('beforeEach')
-    let result: { status: TestStatus; failure?: TestFailure } = before ?? { status: 'passed' }
-    if (before === undefined) {
-      budget()
-      try {
-        const t =
-          cls !== undefined && testing !== undefined ? newTesting(process, testing) : undefined
-        inProcess(process, () =>
-          cls === undefined
-            ? rt.method(test.name, [])
-            : rt.invoke(cls.findFunction(test.name)!, self, t === undefined ? [] : [t]),
-        )
-        const failed = t === undefined ? undefined : testingFailure(t, test, test.id)
-        if (failed !== undefined) result = { status: 'failed', failure: failed }
-      } catch (e) {
-        result = failureOf(e, test.id)
-      }
-      const after = hook('afterEach')
-      if (after !== undefined && result.status === 'passed') result = after
-    }
-    tell({ test, ...result, ms: options.clock.now() - start })
-  }
-  const start = options.clock.now()
-  const down = broken === undefined ? hook('teardown') : undefined
-  // A teardown that fails is a result of its own: the tests before it ran as they were told.
-  if (down !== undefined)
-    tell({
-      test: { id: `${suite.className}.teardown`, name: 'teardown', file: suite.file!, line: 1 },
-      status: 'error',
-      failure: down.failure,
-      ms: options.clock.now() - start,
-    })
+  const run = new SuiteRun(process, suite, options)
+  run.start()
+  for (const test of suite.tests) tell(run.run(test))
+  const down = run.end()
+  if (down !== undefined) tell(down)
   return out
 }
 

@@ -15,9 +15,10 @@ import type { Datastore } from '@entistore/core'
 import {
   namePattern,
   projectTests,
-  runSuite,
+  SuiteRun,
   testFolderMembers,
   type CompiledProject,
+  type ProjectTest,
   type ProjectRunner,
   type TestConventions,
   type TestResult,
@@ -65,8 +66,21 @@ export interface ProjectTests {
   readonly root: string
   /** The 4D source line `line` (1-based) of `file`, as the project holds it. */
   sourceLine(file: string, line: number): string | undefined
+  /**
+   * One suite, to run test by test (a Vitest or Jest suite's hooks and tests: runProjectTests):
+   * `start` first (the data as loaded, a new running state, the class's `setup`), then `run` for
+   * each of its tests, in any order, then `end` (its `teardown`: a result when it fails).
+   */
+  suite(suite: TestSuite): SuiteSteps
   /** Runs every suite in order, each result told to `told` as it ends; returns them all. */
   run(told?: (result: TestResult) => void): TestResult[]
+}
+
+/** One suite's steps (ProjectTests.suite). */
+export interface SuiteSteps {
+  start(): void
+  run(test: ProjectTest): TestResult
+  end(): TestResult | undefined
 }
 
 /** The conventions and budget of a project's `entistore-tests.json`, checked. */
@@ -157,33 +171,59 @@ export async function openProjectTests(options: ProjectTestsOptions): Promise<Pr
     texts.set(unit.file, unit.text.split(/\r\n?|\n/))
   const loaded = ds.snapshot()
   const theRunner = runner
-  return {
+  const tests: ProjectTests = {
     suites,
     count: suites.reduce((n, s) => n + s.tests.length, 0),
     root: projectFolder,
     sourceLine: (file, line) => texts.get(file)?.[line - 1],
-    run(told) {
+    suite(suite) {
+      let run: SuiteRun | undefined
+      let atStart = loaded
       const reset = (to: typeof loaded): void => {
         ds.restore(to)
         ds.sessions.closeAll?.()
       }
-      const out: TestResult[] = []
-      for (const suite of suites) {
-        // Each suite from the data as loaded, in a running state of its own.
-        reset(loaded)
-        theRunner.forget(ds)
-        let atStart = loaded
-        const process = theRunner.process(ds, budgetMs)
-        const options = {
-          budgetMs,
-          clock: ds.clock,
-          afterSetup: () => (atStart = ds.snapshot()),
-          beforeTest: () => reset(atStart),
-        }
-        out.push(...runSuite(process, suite, options, told))
+      return {
+        start() {
+          // From the data as loaded, in a running state of its own.
+          reset(loaded)
+          atStart = loaded
+          theRunner.forget(ds)
+          run = new SuiteRun(theRunner.process(ds, budgetMs), suite, {
+            budgetMs,
+            clock: ds.clock,
+            afterSetup: () => (atStart = ds.snapshot()),
+            beforeTest: () => reset(atStart),
+          })
+          run.start()
+        },
+        run(test) {
+          if (run === undefined) throw new TypeError('ProjectTests.suite: run before start')
+          return run.run(test)
+        },
+        end() {
+          const down = run?.end()
+          run = undefined
+          reset(loaded)
+          return down
+        },
       }
-      reset(loaded)
+    },
+    run(told) {
+      const out: TestResult[] = []
+      const tell = (r: TestResult): void => {
+        out.push(r)
+        told?.(r)
+      }
+      for (const s of suites) {
+        const steps = tests.suite(s)
+        steps.start()
+        for (const test of s.tests) tell(steps.run(test))
+        const down = steps.end()
+        if (down !== undefined) tell(down)
+      }
       return out
     },
   }
+  return tests
 }
