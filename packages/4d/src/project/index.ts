@@ -37,6 +37,7 @@ export {
 } from './declarations.js'
 export { withoutOrda } from './without-orda.js'
 export { projectFiles } from './project-files.js'
+export { executableLines } from './executable-lines.js'
 export { ProjectRunner, type ProjectProcess, type ProjectRunnerOptions } from './project-runner.js'
 export {
   namePattern,

@@ -1,6 +1,7 @@
 import { createDatastore, type Clock } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { compileProject } from './compile-project.js'
+import { executableLines } from './executable-lines.js'
 import { ProjectRunner } from './project-runner.js'
 import { namePattern, projectTests, testFolderMembers } from './project-tests.js'
 import type { ProjectSource } from './sources.js'
@@ -213,5 +214,32 @@ describe('runSuite', () => {
         line: 4,
       },
     })
+  })
+})
+
+describe('executableLines', () => {
+  it('lists the lines that run: statements and Case branches, not declarations nor block ends', () => {
+    const [m] = compileProject([
+      method(
+        'm',
+        [
+          '#DECLARE($n : Integer) : Integer', // 1
+          'var $a : Integer', // 2: declares
+          'var $b:=2', // 3
+          'If ($n>0)', // 4
+          '\t$a:=1', // 5
+          'Else', // 6
+          '\t$a:=2', // 7
+          'End if', // 8
+          'Case of', // 9
+          '\t: ($a=1)', // 10
+          '\t\treturn 1', // 11
+          'End case', // 12
+          '// a comment', // 13
+          'return $a+$b', // 14
+        ].join('\n'),
+      ),
+    ]).methods
+    expect(executableLines(m!.ast)).toEqual([3, 4, 5, 7, 9, 10, 11, 14])
   })
 })

@@ -4,6 +4,7 @@
  * the failing 4D line, and as JUnit XML, TAP and GitHub annotations; patterns, a team's
  * `entistore-tests.json`, and the mistakes a user makes.
  */
+import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -155,6 +156,45 @@ describe('entistore test --project', () => {
     expect(bad.err.join('\n')).toContain(
       `${join(copy, 'entistore-tests.json')}: unknown key "method" ("methods", "classes", "functions", "folders", "budgetMs")`,
     )
+  })
+
+  it('writes the lines of 4D code the tests ran as lcov (--coverage), in a process of its own', () => {
+    // The CLI as a CI runs it: V8's coverage counts the 4D code compiled after it starts, which
+    // in this process other tests compiled before.
+    const file = join(dir, 'lcov.info')
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'packages/entistore/bin/entistore.js'),
+        'test',
+        '-p',
+        CAR_RENTAL,
+        '-d',
+        join(CAR_RENTAL, 'csv'),
+        '--coverage',
+        file,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(run.status).toBe(0)
+    expect(run.stderr).toMatch(
+      /^Coverage: \d+ of \d+ lines of 4D code run \([\d.]+%\), in 8 files: /,
+    )
+    const records = readFileSync(file, 'utf8').split('end_of_record\n')
+    const of = (name: string): string[] =>
+      records
+        .find((r) => r.includes(`SF:${join(CAR_RENTAL, 'Project/Sources/Classes', name)}\n`))!
+        .split('\n')
+    // DataStore.rentalDays: its If ran 3 times (twice from test_rentalDays, once refused), the
+    // throw once, the return twice; appInfo (line 5) never.
+    expect(of('DataStore.4dm')).toEqual(
+      expect.arrayContaining(['DA:5,0', 'DA:16,3', 'DA:17,1', 'DA:19,2']),
+    )
+    // CarEntity's validateSave ran for each save (FleetTest's two), its refusal once; the label
+    // getter (line 6) never.
+    expect(of('CarEntity.4dm')).toEqual(expect.arrayContaining(['DA:6,0', 'DA:16,2', 'DA:17,1']))
+    // The tests themselves are not in it.
+    expect(records.some((r) => r.includes('FleetTest.4dm') || r.includes('test_'))).toBe(false)
   })
 
   it('refuses a usage mistake with exit 2', async () => {

@@ -29,6 +29,8 @@ export interface TestCommandOptions {
   readonly patterns: readonly string[]
   readonly reporters: readonly ReporterChoice[]
   readonly budgetMs?: number
+  /** Where to write the lcov of the 4D code the tests ran, if asked. */
+  readonly coverage?: string
 }
 
 function reporterOf(
@@ -78,6 +80,10 @@ export async function runTestCommand(options: TestCommandOptions, io: CliIo): Pr
     }
     return reporterOf(choice, write, name, tests.sourceLine)
   })
+  const recording =
+    options.coverage === undefined
+      ? undefined
+      : await (await import('../testing/coverage.js')).recordCoverage()
   const start = { project: options.project, suites: tests.suites, count: tests.count, loadMs }
   for (const r of reporters) r.start(start)
   const results = tests.run((result) => {
@@ -86,5 +92,17 @@ export async function runTestCommand(options: TestCommandOptions, io: CliIo): Pr
   const summary = summarize(results)
   for (const r of reporters) r.end(summary, results)
   for (const [file, lines] of toFile) writeFileSync(file, `${lines.join('\n')}\n`)
+  if (recording !== undefined) {
+    const { coverageTotals, lcov } = await import('../testing/coverage.js')
+    // The project's code, its tests left out: what the tests are meant to cover.
+    const testFiles = new Set(tests.suites.flatMap((s) => s.tests.map((t) => t.file)))
+    const files = await recording.take(tests.code, (file) => !testFiles.has(file))
+    writeFileSync(options.coverage!, lcov(files, tests.root))
+    const { found, hit } = coverageTotals(files)
+    const percent = found === 0 ? 100 : Math.floor((1000 * hit) / found) / 10
+    io.err(
+      `Coverage: ${hit} of ${found} lines of 4D code run (${percent}%), in ${files.length} files: ${options.coverage}`,
+    )
+  }
   return failedRun(summary) ? 1 : 0
 }

@@ -26,12 +26,14 @@ Options:
   --reporter     human (the default), junit, tap or github (Actions annotations); name=file writes
                  to the file (--reporter junit=results.xml); may be given more than once
   --timeout      the time a test may run, in milliseconds (default 5000)
+  --coverage     write the lines of the project's 4D code the tests ran, as lcov, to this file
   --help,  -h    this text
 
 Examples:
   entistore test --project examples/car-rental --data examples/car-rental/csv
   entistore test -p MyApp --reporter human --reporter junit=test-results.xml --reporter github
-  entistore test -p MyApp InvoiceTest`
+  entistore test -p MyApp InvoiceTest
+  entistore test -p MyApp --coverage coverage/lcov.info`
 
 /** Reads one `--reporter` value. */
 export function reporterChoice(text: string): ReporterChoice {
@@ -54,6 +56,7 @@ export const testCommand: Command = {
     components: { type: 'string', multiple: true },
     reporter: { type: 'string', multiple: true },
     timeout: { type: 'string' },
+    coverage: { type: 'string' },
   },
   prepare(values, positionals) {
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
@@ -75,6 +78,7 @@ export const testCommand: Command = {
       patterns: [...positionals],
       reporters,
       ...(budgetMs === undefined ? {} : { budgetMs }),
+      ...(values.coverage === undefined ? {} : { coverage: values.coverage as string }),
     }
     return async (io) => {
       const { runTestCommand } = await import('./test-project.js')

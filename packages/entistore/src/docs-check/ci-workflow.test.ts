@@ -29,13 +29,15 @@ describe("docs/ci.md's workflow", () => {
         ? join(root, 'examples', example)
         : argv[i - 1] === '--data' && a === 'Data/csv'
           ? join(root, 'examples', example, 'csv')
-          : a.replace(/=(.*\.xml)$/, (_, file: string) => `=${join(dir, `${example}-${file}`)}`),
+          : argv[i - 1] === '--coverage'
+            ? join(dir, `${example}-${a}`)
+            : a.replace(/=(.*\.xml)$/, (_, file: string) => `=${join(dir, `${example}-${file}`)}`),
     )
 
   it('has the steps this test runs: check with annotations, test with three reporters, SARIF', () => {
     expect(steps.map((s) => s.slice(0, 1).concat(s.filter((a) => a.startsWith('--'))))).toEqual([
       ['check', '--project', '--format'],
-      ['test', '--project', '--data', '--reporter', '--reporter', '--reporter'],
+      ['test', '--project', '--data', '--reporter', '--reporter', '--reporter', '--coverage'],
       ['check', '--project', '--format'],
     ])
   })
@@ -53,6 +55,10 @@ describe("docs/ci.md's workflow", () => {
     expect(readFileSync(join(dir, 'car-rental-test-results.xml'), 'utf8')).toContain(
       'tests="7" failures="0" errors="0"',
     )
+    expect(tested.err).toEqual([
+      expect.stringMatching(/^Coverage: \d+ of \d+ lines of 4D code run/),
+    ])
+    expect(readFileSync(join(dir, 'car-rental-lcov.info'), 'utf8')).toContain('SF:')
     const log = await runCli(on(sarif!, 'car-rental'))
     expect(
       JSON.parse(log.out.join('\n')).runs[0].results.every(

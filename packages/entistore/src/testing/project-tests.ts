@@ -64,6 +64,8 @@ export interface ProjectTests {
   readonly count: number
   /** The folder the tests' `file`s are relative to: the project's `Project` folder. */
   readonly root: string
+  /** The project's code, compiled (its classes and methods: the coverage's files). */
+  readonly code: CompiledProject
   /** The 4D source line `line` (1-based) of `file`, as the project holds it. */
   sourceLine(file: string, line: number): string | undefined
   /**
@@ -175,6 +177,7 @@ export async function openProjectTests(options: ProjectTestsOptions): Promise<Pr
     suites,
     count: suites.reduce((n, s) => n + s.tests.length, 0),
     root: projectFolder,
+    code,
     sourceLine: (file, line) => texts.get(file)?.[line - 1],
     suite(suite) {
       let run: SuiteRun | undefined
