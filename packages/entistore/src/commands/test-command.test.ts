@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from './cli-serve.fixture.js'
+import { main } from '../cli.js'
+import { Queue, runCli } from './cli-serve.fixture.js'
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const CAR_RENTAL = join(root, 'examples/car-rental')
@@ -197,6 +198,36 @@ describe('entistore test --project', () => {
     expect(records.some((r) => r.includes('FleetTest.4dm') || r.includes('test_'))).toBe(false)
   })
 
+  it('runs the tests again when a file changes (--watch), until stopped: the last run its exit code', async () => {
+    const copy = join(dir, 'watched')
+    cpSync(FAILING, copy, { recursive: true })
+    const runs = new Queue<number>()
+    const out: string[] = []
+    let stop!: () => void
+    const done = main(
+      ['test', '--watch', '-p', copy, '-d', join(copy, 'csv'), 'test_assertFails'],
+      {
+        out: (l) => out.push(l),
+        err: () => {},
+        stopSignal: new Promise<void>((resolve) => (stop = resolve)),
+        onTestRun: runs.push,
+        watchDebounceMs: 20,
+      },
+    )
+    expect(await runs.next()).toBe(1)
+    const file = join(copy, 'Project/Sources/Methods/test_assertFails.4dm')
+    writeFileSync(file, readFileSync(file, 'utf8').replace('$sum=250', '$sum=242.5'))
+    expect(await runs.next()).toBe(0)
+    stop()
+    expect(await done).toBe(0)
+    const summaries = out.filter((l) => l.startsWith('Tests: '))
+    expect(summaries.map((l) => l.replace(/ \(\d+ ms\)$/, ''))).toEqual([
+      'Tests: 0 passed, 1 failed',
+      'Tests: 1 passed, 0 failed',
+    ])
+    expect(out).toContain(`Watching ${copy} for changes (Ctrl-C to stop)`)
+  })
+
   it('refuses a usage mistake with exit 2', async () => {
     const noProject = await runCli(['test'])
     expect(noProject.code).toBe(2)
@@ -210,5 +241,7 @@ describe('entistore test --project', () => {
     expect(timeout.err[0]).toBe(
       'entistore: --timeout must be a whole number of milliseconds, at least 1, got "0"',
     )
+    const both = await runCli(['test', '-p', FAILING, '--watch', '--coverage', 'x.info'])
+    expect(both.err[0]).toBe('entistore: --coverage and --watch cannot go together')
   })
 })

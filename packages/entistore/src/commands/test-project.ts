@@ -5,8 +5,9 @@
  * has most likely been pointed at the wrong folder).
  */
 import { writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { openProjectTests } from '../testing/project-tests.js'
+import { dirname, join, relative } from 'node:path'
+import { FileError } from '../files/file-error.js'
+import { openProjectTests, TESTS_CONFIG } from '../testing/project-tests.js'
 import { githubReporter } from '../testing/reporters/github.js'
 import { humanReporter } from '../testing/reporters/human.js'
 import { junitReporter } from '../testing/reporters/junit.js'
@@ -31,6 +32,8 @@ export interface TestCommandOptions {
   readonly budgetMs?: number
   /** Where to write the lcov of the 4D code the tests ran, if asked. */
   readonly coverage?: string
+  /** Run again whenever the project's code, structure, data or test names change. */
+  readonly watch?: boolean
 }
 
 function reporterOf(
@@ -51,7 +54,76 @@ function reporterOf(
   }
 }
 
+/**
+ * The files `--watch` watches: the structure file, roles.json, folders.json, the Classes and
+ * Methods folders (each folder standing for the files in it: serve/watch.ts), the team's
+ * entistore-tests.json, and the data.
+ */
+async function watchedFiles(options: TestCommandOptions): Promise<string[]> {
+  const { projectFiles } = await import('../project/project-files.js')
+  const { catalog, classes } = projectFiles(options.project)
+  const sources = dirname(catalog)
+  return [
+    catalog,
+    join(sources, 'roles.json'),
+    join(sources, 'folders.json'),
+    classes ?? join(sources, 'Classes'),
+    join(sources, 'Methods'),
+    join(dirname(dirname(sources)), TESTS_CONFIG),
+    ...(options.data === undefined ? [] : [options.data]),
+  ]
+}
+
 export async function runTestCommand(options: TestCommandOptions, io: CliIo): Promise<number> {
+  if (options.watch !== true) return runOnce(options, io)
+  // A project or data file that cannot be loaded is said, and waited on to be mended.
+  const guarded = async (): Promise<number> => {
+    try {
+      return await runOnce(options, io)
+    } catch (e) {
+      if (!(e instanceof FileError)) throw e
+      io.err(`entistore: ${e.message}`)
+      return 1
+    }
+  }
+  const { watchFiles } = await import('../serve/watch.js')
+  // One run at a time; a change during a run runs the tests once more after it. Watched from
+  // before the first run: a change made while it runs is heard.
+  let code = 1
+  let running: Promise<void> | undefined
+  let again = false
+  let first = true
+  const run = (): void => {
+    if (running !== undefined) {
+      again = true
+      return
+    }
+    running = (async () => {
+      do {
+        again = false
+        if (!first) io.out('')
+        first = false
+        code = await guarded()
+        io.onTestRun?.(code)
+      } while (again)
+    })().finally(() => (running = undefined))
+  }
+  const stop = watchFiles(await watchedFiles(options), run, {
+    debounceMs: io.watchDebounceMs ?? 100,
+    onError: (e) => io.err(`entistore test: watching stopped: ${e.message}`),
+  })
+  run()
+  await running
+  io.out(`Watching ${options.project} for changes (Ctrl-C to stop)`)
+  const { stopSignal } = await import('../serve/signals.js')
+  await (io.stopSignal ?? stopSignal())
+  stop()
+  await running
+  return code
+}
+
+/** One run of the tests, reported; its exit code. */
+async function runOnce(options: TestCommandOptions, io: CliIo): Promise<number> {
   const started = performance.now()
   const tests = await openProjectTests({
     project: options.project,

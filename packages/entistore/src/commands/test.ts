@@ -27,6 +27,7 @@ Options:
                  to the file (--reporter junit=results.xml); may be given more than once
   --timeout      the time a test may run, in milliseconds (default 5000)
   --coverage     write the lines of the project's 4D code the tests ran, as lcov, to this file
+  --watch, -w    run the tests again whenever the code, the structure or the data change
   --help,  -h    this text
 
 Examples:
@@ -57,6 +58,7 @@ export const testCommand: Command = {
     reporter: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     coverage: { type: 'string' },
+    watch: { type: 'boolean', short: 'w' },
   },
   prepare(values, positionals) {
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
@@ -71,8 +73,13 @@ export const testCommand: Command = {
       integerIn(1, 2 ** 31 - 1),
       '--timeout must be a whole number of milliseconds, at least 1',
     )
+    // V8 counts the code compiled while it records: a run after the first, its code unchanged
+    // and compiled already, would count nothing.
+    if (values.watch === true && values.coverage !== undefined)
+      throw new UsageError('--coverage and --watch cannot go together')
     const options = {
       project: values.project as string,
+      watch: values.watch === true,
       ...(values.data === undefined ? {} : { data: values.data as string }),
       components: (values.components as unknown as string[] | undefined) ?? [],
       patterns: [...positionals],
