@@ -18,6 +18,7 @@ import { PROJECT_PATH_COMMANDS } from './project-paths.js'
 import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
 import { STRUCTURE_COMMANDS } from './structure.js'
+import { TRANSACTION_COMMANDS } from './transactions.js'
 import { DATABASE_PARAMETER_COMMANDS } from './database-parameters.js'
 import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
@@ -57,6 +58,7 @@ export const COMMANDS = buildCommandTable([
   BLOB_COMMANDS,
   UI_COMMANDS,
   STRUCTURE_COMMANDS,
+  TRANSACTION_COMMANDS,
   DATABASE_PARAMETER_COMMANDS,
   WEB_SERVER_COMMANDS,
   WEB_FORM_COMMANDS,
