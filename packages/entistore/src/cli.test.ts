@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readFile } from 'node:fs/promises'
-import { main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
+import { COMMAND_LIST, main, OVERVIEW, synopsis, version, type CliIo } from './cli.js'
 import { cloneCommand } from './commands/clone.js'
 import { modelCommand } from './commands/model.js'
 import { checkCommand } from './commands/check.js'
@@ -437,14 +437,7 @@ describe('help: the commands, and each command its own', () => {
     const doc = await readFile(new URL('../../../docs/cli.md', import.meta.url), 'utf8')
     const block = /```\n(entistore serve [\s\S]*?)```/.exec(doc)?.[1]
     const lines = [
-      ...[
-        serveCommand,
-        cloneCommand,
-        typesCommand,
-        modelCommand,
-        openapiCommand,
-        checkCommand,
-      ].flatMap(synopsis),
+      ...COMMAND_LIST.flatMap(synopsis),
       '  entistore --version',
       '  entistore --help',
     ].map((l) => l.slice(2))

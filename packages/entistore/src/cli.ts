@@ -44,16 +44,19 @@ import { FileError } from './files/file-error.js'
 
 export type { CliIo } from './commands/cli-io.js'
 
+/** The commands, in the order `--help` and docs/cli.md list them. */
+export const COMMAND_LIST: readonly Command[] = [
+  serveCommand,
+  cloneCommand,
+  typesCommand,
+  modelCommand,
+  openapiCommand,
+  checkCommand,
+  testCommand,
+]
+
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(
-  [
-    serveCommand,
-    cloneCommand,
-    typesCommand,
-    modelCommand,
-    openapiCommand,
-    checkCommand,
-    testCommand,
-  ].map((c) => [c.name, c]),
+  COMMAND_LIST.map((c) => [c.name, c]),
 )
 
 /** Options every command takes. */

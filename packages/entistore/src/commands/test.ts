@@ -7,7 +7,9 @@ import { REPORTERS, type ReporterChoice, type ReporterName } from '../testing/re
 import { integerIn, read, UsageError, type Command } from './command.js'
 
 const HELP = `Usage:
-  entistore test --project <folder> [--data <file|folder>] [options] [pattern...]
+  entistore test --project <folder> [--data <data.json>|<csv folder>] [--components <folder>]
+                 [--reporter human|junit|tap|github[=<file>]] [--timeout <ms>] [--coverage <lcov file>]
+                 [--watch] [pattern...]
 
 Runs the project's own tests in 4D, headless, against its data as serve --project loads it: the
 project methods named test_..., Test... or testX... (and those of a Tests folder of the Explorer),
