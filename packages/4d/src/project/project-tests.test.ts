@@ -105,6 +105,8 @@ const MODEL = {
 describe('runSuite', () => {
   const project = compileProject([
     method('test_ok', 'ASSERT(ds.Invoice.all().length=2)\n'),
+    // Each operand of an ASSERT's comparison is evaluated once: the push runs once.
+    method('test_once', '$c:=[]\nASSERT($c.push(1).length=1)\nASSERT(Asserted($c.length<2))\n'),
     method('test_fails', '// a comment\nASSERT(1=2; "one is two")\n'),
     method('test_errs', 'throw(7; "down")\n'),
     method('test_spins', 'While (True)\nEnd while\n'),
@@ -166,6 +168,7 @@ describe('runSuite', () => {
   it('tells passed, failed (an ASSERT), error (a 4D error) and timed out apart, each at its line', () => {
     const byId = Object.fromEntries(run().map((r) => [r.test.id, r]))
     expect(byId.test_ok!.status).toBe('passed')
+    expect(byId.test_once!.status).toBe('passed')
     expect(byId.test_fails).toMatchObject({
       status: 'failed',
       failure: {
@@ -173,6 +176,7 @@ describe('runSuite', () => {
         errCode: -10518,
         file: 'Sources/Methods/test_fails.4dm',
         line: 2,
+        compared: '1 = 2',
       },
     })
     expect(byId.test_errs).toMatchObject({

@@ -39,6 +39,8 @@ export interface TestFailure {
   readonly where?: string
   /** The framework's failed assertions, one line each (`expected 5, got 4: totals`). */
   readonly assertions?: readonly string[]
+  /** What a failed `ASSERT` of a comparison compared (`242.5 = 250`). */
+  readonly compared?: string
 }
 
 export interface TestResult {
@@ -84,6 +86,12 @@ const text = (v: unknown): string =>
           : '<object>'
         : String(v)
 
+/** An `ASSERT`'s compared operands (`[left, op, right]`) as a line: `compared: "a = b"`. */
+function comparedOf(compared: unknown): { compared?: string } {
+  if (!Array.isArray(compared) || compared.length !== 3) return {}
+  return { compared: `${text(compared[0])} ${String(compared[1])} ${text(compared[2])}` }
+}
+
 /** The failure an error makes, and the status it gives. */
 function failureOf(e: unknown, where: string): { status: TestStatus; failure: TestFailure } {
   if (FourDError.is(e)) {
@@ -97,6 +105,7 @@ function failureOf(e: unknown, where: string): { status: TestStatus; failure: Te
         where: e.method ?? where,
         ...(e.file === undefined ? {} : { file: e.file }),
         ...(e.line === undefined || e.line === 0 ? {} : { line: e.line }),
+        ...comparedOf(e.details?.compared),
       },
     }
   }

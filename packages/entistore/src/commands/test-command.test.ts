@@ -53,6 +53,7 @@ describe('entistore test --project', () => {
       'FAIL test_assertFails (failed)',
       `     ${named('Sources/Methods/test_assertFails.4dm')}:5: Assert failed: the totals sum to 250`,
       '         5 | ASSERT($sum=250; "the totals sum to 250")',
+      '     compared: 242.5 = 250',
       'ok   test_passes',
       'FAIL test_runsPastItsBudget (timed out)',
       `     ${named('Sources/Methods/test_runsPastItsBudget.4dm')}:4: The code ran longer than its budget allows`,
@@ -83,10 +84,7 @@ describe('entistore test --project', () => {
     expect(run.code).toBe(1)
     const assertFile = named('Sources/Methods/test_assertFails.4dm')
     expect(run.out).toEqual([
-      `::error file=${assertFile},line=5,title=test_assertFails failed::Assert failed%3A the totals sum to 250`.replace(
-        '%3A',
-        ':',
-      ),
+      `::error file=${assertFile},line=5,title=test_assertFails failed::Assert failed: the totals sum to 250%0Acompared: 242.5 = 250`,
       expect.stringMatching(
         /^::error file=.*test_runsPastItsBudget\.4dm,line=4,title=test_runsPastItsBudget timed out::/,
       ),
@@ -107,7 +105,7 @@ describe('entistore test --project', () => {
       `<testcase classname="methods" name="test_assertFails" file="${assertFile}" line="1" time=`,
     )
     expect(xml).toContain(
-      `<failure message="Assert failed: the totals sum to 250" type="-10518">${assertFile}:5: Assert failed: the totals sum to 250</failure>`,
+      `<failure message="Assert failed: the totals sum to 250" type="-10518">${assertFile}:5: Assert failed: the totals sum to 250\ncompared: 242.5 = 250</failure>`,
     )
     expect(xml).toContain(
       '<error message="The code ran longer than its budget allows" type="timeout">',
@@ -123,6 +121,7 @@ describe('entistore test --project', () => {
       '  ---',
     ])
     expect(lines).toContain('  message: "Assert failed: the totals sum to 250"')
+    expect(lines).toContain('  compared: "242.5 = 250"')
     expect(lines).toContain('ok 2 - test_passes')
     expect(lines).toContain('  status: "timed out"')
     expect(lines).toContain('ok 5 - InvoiceTest.test_countsTheInvoices')

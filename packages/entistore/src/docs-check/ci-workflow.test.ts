@@ -81,7 +81,7 @@ describe("docs/ci.md's workflow", () => {
     const tested = await runCli(on(test!, 'failing-tests'))
     expect(tested.code).toBe(1)
     expect(tested.out).toContain(
-      `::error file=${method}/test_assertFails.4dm,line=5,title=test_assertFails failed::Assert failed: the totals sum to 250`,
+      `::error file=${method}/test_assertFails.4dm,line=5,title=test_assertFails failed::Assert failed: the totals sum to 250%0Acompared: 242.5 = 250`,
     )
     expect(readFileSync(join(dir, 'failing-tests-test-results.xml'), 'utf8')).toContain(
       'tests="6" failures="2" errors="2"',

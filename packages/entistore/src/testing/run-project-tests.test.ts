@@ -53,7 +53,7 @@ describe('runProjectTests', () => {
       [
         'it',
         'methods > test_assertFails',
-        `test_assertFails failed: Assert failed: the totals sum to 250\n    at ${methods}/test_assertFails.4dm:5\n    5 | ASSERT($sum=250; "the totals sum to 250")`,
+        `test_assertFails failed: Assert failed: the totals sum to 250\n    at ${methods}/test_assertFails.4dm:5\n    5 | ASSERT($sum=250; "the totals sum to 250")\n    compared: 242.5 = 250`,
       ],
       ['it', 'methods > test_passes', 'ok'],
       [

@@ -46,6 +46,7 @@ export class ProjectTestFailure extends Error {
         ...(f.assertions?.slice(1) ?? []),
         `    at ${place}`,
         ...(text === undefined ? [] : [`    ${line} | ${text.trim()}`]),
+        ...(f.compared === undefined ? [] : [`    compared: ${f.compared}`]),
       ].join('\n'),
     )
     this.result = result

@@ -11,7 +11,7 @@ import type { Resolution, Slot } from '../analysis.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { keepsFirstParam } from './formula-param.js'
-import { andOr, binary, COMPOUND, negate, ternary } from './operators.js'
+import { andOr, binary, bindBoth, COMPARISONS, COMPOUND, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
 import { reusesLocal } from './reused-local.js'
 import { assignment, captured, outArgument, variable } from './variables.js'
@@ -256,6 +256,30 @@ function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[])
   return emitted(`rt.unsupported("A call of this expression")`)
 }
 
+/** `ASSERT` and `Asserted`, by number. */
+const ASSERTS = new Set([1129, 1132])
+
+/**
+ * `ASSERT(a = b{; message})` (any comparison): its operands evaluated once into temporaries and
+ * handed to the command too, so that a failed assertion says the values it compared (the test
+ * runner shows them: project/test-run.ts). Any other argument: undefined, the plain call.
+ */
+function assertion(
+  ctx: EmitContext,
+  number: number,
+  list: readonly ExprNode[],
+): Emitted | undefined {
+  const test = list[0]
+  if (!ASSERTS.has(number) || test?.kind !== 'Binary' || !COMPARISONS.has(test.op)) return undefined
+  const { pre, a, b } = bindBoth(ctx, expr(ctx, test.left), expr(ctx, test.right))
+  const compared = binary(ctx, test.op, a, b)
+  const message = list[1] === undefined ? 'undefined' : expr(ctx, list[1]).code
+  return emitted(
+    `(${pre}rt.k[${number}](rt, ${compared.code}, ${message}, [${a.code}, ${quote(test.op)}, ${b.code}]))`,
+    number === 1129 ? 'any' : 'bool',
+  )
+}
+
 function command(
   ctx: EmitContext,
   resolved: Resolution | undefined,
@@ -263,6 +287,8 @@ function command(
 ): Emitted {
   switch (resolved?.kind) {
     case 'command': {
+      const seen = assertion(ctx, resolved.entry.number, list)
+      if (seen !== undefined) return seen
       const writes = resolved.entry.writes ?? []
       const codes = list.map(
         (a, i) =>

@@ -33,7 +33,15 @@ const CALLS: Readonly<Record<BinaryOp, string>> = {
   '??': 'bitTest',
 }
 
-const COMPARISONS = new Set<BinaryOp>(['=', '#', '<', '>', '<=', '>='])
+/** The operators that compare (`=`, `#`, `<`…): their result is a Boolean. */
+export const COMPARISONS: ReadonlySet<BinaryOp> = new Set<BinaryOp>([
+  '=',
+  '#',
+  '<',
+  '>',
+  '<=',
+  '>=',
+])
 const JS_COMPARE: Partial<Record<BinaryOp, string>> = {
   '=': '===',
   '#': '!==',
@@ -44,7 +52,7 @@ const JS_COMPARE: Partial<Record<BinaryOp, string>> = {
 }
 
 /** The operands made safe to write more than once: each impure one into a temporary, in order. */
-function bindBoth(
+export function bindBoth(
   ctx: EmitContext,
   l: Emitted,
   r: Emitted,

@@ -16,7 +16,7 @@ import { fromJSON } from '../convert/json.js'
 import { callChain } from '../context/call-chain.js'
 import { toBool } from '../convert/conversions.js'
 import { defaultValue, type DeclaredType } from '../convert/assign.js'
-import { raise } from '../errors/fourd-error.js'
+import { fourDError, raise } from '../errors/fourd-error.js'
 import { cond } from '../ops/logic.js'
 import { FourDArray } from '../arrays/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
@@ -49,9 +49,18 @@ const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
   time: 'Time',
 }
 
-/** `ASSERT`'s test: True, or the error -10518 with the message. */
-function assert(v: unknown, message: unknown): boolean {
-  if (!cond(v)) raise('AssertFailed', { assertion: typeof message === 'string' ? message : '' })
+/**
+ * `ASSERT`'s test: True, or the error -10518 with the message. `compared`: the operands of a
+ * comparison written as the test (`ASSERT($a=$b)`: the compiler hands them over), kept on the
+ * error as its `compared` detail, `[left, op, right]`, for a test runner to show.
+ */
+function assert(v: unknown, message: unknown, compared?: unknown): boolean {
+  if (!cond(v))
+    throw fourDError(
+      'AssertFailed',
+      { assertion: typeof message === 'string' ? message : '' },
+      Array.isArray(compared) ? { details: { compared } } : undefined,
+    )
   return true
 }
 
@@ -115,8 +124,8 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1129,
     name: 'ASSERT',
     signature: '(expression: Boolean; message?: Text)',
-    impl: (_rt, v, message) => {
-      assert(v, message)
+    impl: (_rt, v, message, compared) => {
+      assert(v, message, compared)
     },
   },
   {
@@ -125,7 +134,7 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1132,
     name: 'Asserted',
     signature: '(expression: Boolean; message?: Text): Boolean',
-    impl: (_rt, v, message) => assert(v, message),
+    impl: (_rt, v, message, compared) => assert(v, message, compared),
   },
   {
     number: 89,

@@ -39,7 +39,11 @@ export function githubReporter(write: Lines, name: NameFile): TestReporter {
       const f = r.failure
       if (r.status === 'passed' || f === undefined) return
       const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
-      const message = [f.message, ...(f.assertions?.slice(1) ?? [])].join('\n')
+      const message = [
+        f.message,
+        ...(f.assertions?.slice(1) ?? []),
+        ...(f.compared === undefined ? [] : [`compared: ${f.compared}`]),
+      ].join('\n')
       write(
         annotation('error', message, {
           file: name(f.file ?? r.test.file),

@@ -36,6 +36,7 @@ export function humanReporter(out: Lines, name: NameFile, source: SourceLine): T
       for (const a of f.assertions?.slice(1) ?? []) out(`     ${a}`)
       const text = line === undefined ? undefined : source(file, line)
       if (text !== undefined) out(`     ${String(line).padStart(5)} | ${text.trim()}`)
+      if (f.compared !== undefined) out(`     compared: ${f.compared}`)
     },
     end(s: RunSummary) {
       const parts = [`${s.passed} passed`, `${s.failed} failed`]

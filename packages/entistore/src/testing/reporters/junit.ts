@@ -69,7 +69,11 @@ export function junitReporter(write: Lines, name: NameFile): TestReporter {
             f.file === undefined
               ? ''
               : `${name(f.file)}${f.line === undefined ? '' : `:${f.line}`}: `
-          const body = [`${where}${f.message}`, ...(f.assertions?.slice(1) ?? [])].join('\n')
+          const body = [
+            `${where}${f.message}`,
+            ...(f.assertions?.slice(1) ?? []),
+            ...(f.compared === undefined ? [] : [`compared: ${f.compared}`]),
+          ].join('\n')
           lines.push(`${open}>`)
           lines.push(
             `      <${tag} message="${escape(f.message)}" type="${escape(type)}">${escape(body)}</${tag}>`,

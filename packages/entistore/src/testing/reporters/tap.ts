@@ -35,6 +35,7 @@ export function tapReporter(write: Lines, name: NameFile): TestReporter {
       write(`  severity: ${r.status === 'failed' ? 'fail' : 'error'}`)
       write(`  status: ${yaml(STATUS_WORDS[r.status])}`)
       write(`  at: ${yaml(line === undefined ? file : `${file}:${line}`)}`)
+      if (f.compared !== undefined) write(`  compared: ${yaml(f.compared)}`)
       if (f.assertions !== undefined && f.assertions.length > 1) {
         write('  assertions:')
         for (const a of f.assertions) write(`    - ${yaml(a)}`)
