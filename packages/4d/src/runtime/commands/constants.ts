@@ -1,7 +1,7 @@
 /**
  * @module The values of 4D's constants as code writes them (`Is text`, `Is text:K8:3`), by name
  * compared without case: the compiler puts the value in place. A constant missing here parses and
- * raises "not implemented" when reached. Values from 4D's documentation: value-type.md and
+ * raises "not implemented" when reached. Values from 4D's documentation: value-type.md, type.md and
  * json-parse.md ("Field and Variable Types"), string.md (date and time display formats),
  * position.md and split-string.md ("Strings"), CollectionClass.md and the "Objects and
  * collections" theme (`ck …`), generate-digest.md ("Digest Type"), the "Characters" theme
@@ -36,6 +36,21 @@ const VALUE_TYPES: Readonly<Record<string, number>> = {
   'Is object': 38,
   'Is collection': 42,
   'Is null': 255,
+  'Is subtable': 7,
+  // The arrays' (type.md, "Field and Variable Types"), which code compares `Type` with.
+  'Array 2D': 13,
+  'Real array': 14,
+  'Integer array': 15,
+  'LongInt array': 16,
+  'Date array': 17,
+  'Text array': 18,
+  'Picture array': 19,
+  'Pointer array': 20,
+  'String array': 21,
+  'Boolean array': 22,
+  'Blob array': 31,
+  'Time array': 32,
+  'Object array': 39,
 }
 
 const DATE_FORMATS: Readonly<Record<string, number>> = {

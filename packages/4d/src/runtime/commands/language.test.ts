@@ -10,6 +10,14 @@ describe('Value type, Type, Undefined, Bool, Not', () => {
       ),
     ).toEqual(Array(10).fill(true))
   })
+
+  it("names the arrays' types as type.md numbers them (code keys tables by them)", () => {
+    expect(
+      run(
+        'return [Real array; Integer array; LongInt array; Date array; Text array; Picture array; Pointer array; String array; Boolean array; Blob array; Time array; Object array:K8:28; Array 2D; Is subtable]',
+      ),
+    ).toEqual([14, 15, 16, 17, 18, 19, 20, 21, 22, 31, 32, 39, 13, 7])
+  })
   it('Undefined, Bool, Not', () => {
     expect(
       run(
