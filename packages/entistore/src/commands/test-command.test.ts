@@ -113,6 +113,9 @@ describe('entistore test --project', () => {
     expect(xml).toContain(`<testsuite name="InvoiceTest" tests="2" failures="1" errors="0"`)
     expect(xml).toContain('expected &quot;Grace&quot;, got &quot;Ada&quot;')
     expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true)
+    // --format is --reporter's other name, as check's: the same annotations.
+    const format = await failing('--format', 'github')
+    expect(format.out).toEqual(run.out)
     const lines = readFileSync(tap, 'utf8').split('\n')
     expect(lines.slice(0, 4)).toEqual([
       'TAP version 13',

@@ -27,6 +27,7 @@ Options:
   --components   a folder of downloaded 4D components for what dependencies.json names
   --reporter     human (the default), junit, tap or github (Actions annotations); name=file writes
                  to the file (--reporter junit=results.xml); may be given more than once
+  --format       another name of --reporter, as check's (--format github)
   --timeout      the time a test may run, in milliseconds (default 5000)
   --coverage     write the lines of the project's 4D code the tests ran, as lcov, to this file
   --watch, -w    run the tests again whenever the code, the structure or the data change
@@ -58,15 +59,18 @@ export const testCommand: Command = {
     data: { type: 'string', short: 'd' },
     components: { type: 'string', multiple: true },
     reporter: { type: 'string', multiple: true },
+    format: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     coverage: { type: 'string' },
     watch: { type: 'boolean', short: 'w' },
   },
   prepare(values, positionals) {
     if (values.project === undefined) throw new UsageError('--project <folder> is required')
-    const reporters = ((values.reporter as unknown as string[] | undefined) ?? ['human']).map(
-      reporterChoice,
-    )
+    const asked = [
+      ...((values.reporter as unknown as string[] | undefined) ?? []),
+      ...((values.format as unknown as string[] | undefined) ?? []),
+    ]
+    const reporters = (asked.length === 0 ? ['human'] : asked).map(reporterChoice)
     const files = reporters.flatMap((r) => (r.file === undefined ? [] : [r.file]))
     if (new Set(files).size < files.length)
       throw new UsageError('--reporter: two reporters cannot write the same file')
