@@ -11,10 +11,13 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     projects,
-    // Both cores: vitest's default leaves one free (cores - 1), which on the 2-core CI machine
-    // ran the files one after another (659 s). The tests bound only hangs (vitest.workspace.ts),
-    // so a busier machine slows them without failing them.
-    maxWorkers: 2,
+    // Three files at a time on the 2-core CI machine: vitest's default leaves one core free
+    // (cores - 1), which ran the files one after another (659 s); two, one a core, left the cores
+    // idle while files wait on what they started (a server, PostgreSQL, a process killed on
+    // purpose: the cluster's faults take a minute, most of it waiting): 473 s of tests, the run
+    // 9 min 50 s; three, 452 s and 9 min 22 s (2026-11-28). The tests bound only hangs
+    // (vitest.workspace.ts), so a busier machine slows them without failing them.
+    maxWorkers: 3,
     reporters: ['default', './tools/summary-reporter.ts'],
     // The bench project's smoke runs print no tables: at 1k rows and a fraction of a second a
     // round their figures (and a goal's MISS) say nothing, and in a green run they read as
