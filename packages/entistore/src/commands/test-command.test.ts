@@ -117,12 +117,8 @@ describe('entistore test --project', () => {
     const format = await failing('--format', 'github')
     expect(format.out).toEqual(run.out)
     const lines = readFileSync(tap, 'utf8').split('\n')
-    expect(lines.slice(0, 4)).toEqual([
-      'TAP version 13',
-      '1..6',
-      'not ok 1 - test_assertFails',
-      '  ---',
-    ])
+    expect(lines.slice(0, 3)).toEqual(['TAP version 13', 'not ok 1 - test_assertFails', '  ---'])
+    expect(lines.slice(-2)).toEqual(['1..6', ''])
     expect(lines).toContain('  message: "Assert failed: the totals sum to 250"')
     expect(lines).toContain('  compared: "242.5 = 250"')
     expect(lines).toContain('ok 2 - test_passes')

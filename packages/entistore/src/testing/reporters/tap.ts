@@ -1,15 +1,10 @@
 /**
- * @module TAP version 13 (testanything.org): the plan first, then `ok` or `not ok` a test as it
- * ends, a failure's message, place and status in its YAML block.
+ * @module TAP version 13 (testanything.org): `ok` or `not ok` a test as it ends, a failure's
+ * message, place and status in its YAML block, then the plan: at the end, as TAP allows, since a
+ * class's teardown that fails adds a result of its own to the tests counted at the start.
  */
 import type { TestResult } from '@entistore/4d'
-import {
-  STATUS_WORDS,
-  type Lines,
-  type NameFile,
-  type RunStart,
-  type TestReporter,
-} from './reporter.js'
+import { STATUS_WORDS, type Lines, type NameFile, type TestReporter } from './reporter.js'
 
 /** A YAML scalar on one line: JSON's string is a YAML double-quoted scalar. */
 const yaml = (s: string): string => JSON.stringify(s)
@@ -17,9 +12,8 @@ const yaml = (s: string): string => JSON.stringify(s)
 export function tapReporter(write: Lines, name: NameFile): TestReporter {
   let n = 0
   return {
-    start(run: RunStart) {
+    start() {
       write('TAP version 13')
-      write(`1..${run.count}`)
     },
     result(r: TestResult) {
       n++
@@ -42,6 +36,8 @@ export function tapReporter(write: Lines, name: NameFile): TestReporter {
       }
       write('  ...')
     },
-    end() {},
+    end() {
+      write(`1..${n}`)
+    },
   }
 }
