@@ -226,6 +226,21 @@ describe('entistore test --project', () => {
     expect(out).toContain(`Watching ${copy} for changes (Ctrl-C to stop)`)
   })
 
+  it("runs the methods of the Explorer's Tests folder, its folders.json read with a BOM as 4D writes it", async () => {
+    const copy = join(dir, 'folders')
+    cpSync(FAILING, copy, { recursive: true })
+    writeFileSync(
+      join(copy, 'Project/Sources/folders.json'),
+      '\ufeff{ "Tests": { "methods": ["showInvoices"] }, "trash": {} }',
+    )
+    const run = await runCli(['test', '-p', copy, 'showInvoices'])
+    expect(run.code).toBe(1)
+    expect(run.out[1]).toMatch(/^FAIL showInvoices \(error\) \d+ ms$/)
+    expect(run.out[2]).toMatch(
+      /showInvoices\.4dm:3: The command "SET WINDOW TITLE" is not implemented$/,
+    )
+  })
+
   it('refuses a usage mistake with exit 2', async () => {
     const noProject = await runCli(['test'])
     expect(noProject.code).toBe(2)

@@ -9,7 +9,7 @@
  *
  * The CLI's `entistore test` and the library's `runProjectTests` are this module.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Datastore } from '@entistore/core'
 import {
@@ -25,6 +25,7 @@ import {
   type TestSuite,
 } from '@entistore/4d'
 import { FileError } from '../files/file-error.js'
+import { readJsonFile } from '../files/json-file.js'
 import { loadDatastoreFiles } from '../load/load-files.js'
 
 /** A team's own conventions: this file, in the folder that holds the project's `Project` folder. */
@@ -93,13 +94,8 @@ interface TestsConfig extends TestConventions {
 const KINDS = ['methods', 'classes', 'functions', 'folders'] as const
 
 /** Reads `file` (an `entistore-tests.json`), a FileError for what it must not hold. */
-export function readTestsConfig(file: string): TestsConfig {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (e) {
-    throw new FileError(file, `not JSON: ${(e as Error).message}`, { cause: e })
-  }
+export async function readTestsConfig(file: string): Promise<TestsConfig> {
+  const parsed = await readJsonFile(file, 'tests')
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new FileError(file, 'must be an object ({ "methods": ["test_@"], … })')
   const config: Record<string, unknown> = {}
@@ -153,15 +149,11 @@ export async function openProjectTests(options: ProjectTestsOptions): Promise<Pr
     throw new FileError(options.project, 'holds no 4D code to test')
   const root = dirname(projectFolder)
   const configFile = join(root, TESTS_CONFIG)
-  const config = existsSync(configFile) ? readTestsConfig(configFile) : {}
+  const config = existsSync(configFile) ? await readTestsConfig(configFile) : {}
   const conventions: TestConventions = { ...config, ...options.conventions }
   const foldersFile = join(projectFolder, 'Sources', 'folders.json')
-  let folders: unknown
-  try {
-    folders = existsSync(foldersFile) ? JSON.parse(readFileSync(foldersFile, 'utf8')) : undefined
-  } catch (e) {
-    throw new FileError(foldersFile, `not JSON: ${(e as Error).message}`, { cause: e })
-  }
+  // 4D writes it with a BOM at times: read as the other JSON files (json-file.ts).
+  const folders = existsSync(foldersFile) ? await readJsonFile(foldersFile, 'folders') : undefined
   const members = testFolderMembers(folders, conventions.folders)
   const patterns = options.patterns ?? []
   const suites = projectTests(code, conventions, members)
