@@ -11,6 +11,17 @@ describe('Value type, Type, Undefined, Bool, Not', () => {
     ).toEqual(Array(10).fill(true))
   })
 
+  it('turns the assertions of the process off and on again (SET ASSERT ENABLED)', () => {
+    expect(
+      run(
+        'var $seen : Collection:=[Get assert enabled]\nSET ASSERT ENABLED(False)\nASSERT(False; "not raised")\n$seen.push(Get assert enabled; Asserted(False))\nSET ASSERT ENABLED(True; *)\n$seen.push(Get assert enabled)\nreturn $seen',
+      ),
+    ).toEqual([true, false, true, true])
+    expect(errorOf('SET ASSERT ENABLED(True)\nASSERT(1=2; "raised")')).toMatchObject({
+      errCode: -10518,
+    })
+  })
+
   it("names the arrays' types as type.md numbers them (code keys tables by them)", () => {
     expect(
       run(

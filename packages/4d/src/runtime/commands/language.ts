@@ -1,7 +1,7 @@
 /**
  * @module The Language and Boolean themes (docs/commands/theme/Language.md, Boolean.md) and the
  * error commands: `Not`, `Bool`, `Value type`, `Type`, `Undefined`, `Choose`, `Last errors`,
- * `ASSERT`, `Asserted` (ASSERT that returns True), `Get call chain` (context/call-chain.ts), and `CLEAR VARIABLE` (the variable's empty
+ * `ASSERT`, `Asserted` (ASSERT that returns True), `SET ASSERT ENABLED`, `Get assert enabled`, `Get call chain` (context/call-chain.ts), and `CLEAR VARIABLE` (the variable's empty
  * value, an array with no element). `Count parameters`, `Current method name` and the `C_`
  * declarations are the compiler's (it knows the answer where the call is written); `This`,
  * `Super`, `cs`, `4D`, `ds`, `True`, `False`, `Null` and `Formula` are the grammar's own nodes;
@@ -23,6 +23,7 @@ import { kindOf, type Kind } from '../values/kinds.js'
 import { isPointer } from '../pointers/pointer.js'
 import { outArg } from '../arguments/out-parameter.js'
 import { integerArg, invalid, textArg, wrongType } from '../arguments/arguments.js'
+import type { CommandContext } from '../context/command-context.js'
 import type { CommandSpec } from './table.js'
 
 const VALUE_TYPE: Readonly<Record<Kind, number>> = {
@@ -48,6 +49,13 @@ const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
   date: 'Date',
   time: 'Time',
 }
+
+/**
+ * Whether the process's assertions are on (`SET ASSERT ENABLED`): kept as a process variable of a
+ * name no 4D code can write (it holds spaces), so each process has its own, on by default.
+ */
+const ASSERTS_OFF = 'assertions off'
+const assertsOn = (rt: CommandContext): boolean => rt.pvGet(ASSERTS_OFF) !== true
 
 /**
  * `ASSERT`'s test: True, or the error -10518 with the message. `compared`: the operands of a
@@ -124,17 +132,33 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1129,
     name: 'ASSERT',
     signature: '(expression: Boolean; message?: Text)',
-    impl: (_rt, v, message, compared) => {
-      assert(v, message, compared)
+    impl: (rt, v, message, compared) => {
+      if (assertsOn(rt)) assert(v, message, compared)
     },
   },
   {
-    // asserted.md: ASSERT that returns the expression's value; assertions are always enabled here
-    // (no SET ASSERT ENABLED), so a False raises -10518 as ASSERT does.
+    // asserted.md: ASSERT that returns the expression's value; with the process's assertions on
+    // (SET ASSERT ENABLED), a False raises -10518 as ASSERT does; off, it is True.
     number: 1132,
     name: 'Asserted',
     signature: '(expression: Boolean; message?: Text): Boolean',
-    impl: (_rt, v, message, compared) => assert(v, message, compared),
+    impl: (rt, v, message, compared) => (assertsOn(rt) ? assert(v, message, compared) : true),
+  },
+  {
+    number: 1130,
+    name: 'Get assert enabled',
+    signature: '(): Boolean',
+    impl: (rt) => assertsOn(rt),
+  },
+  {
+    // set-assert-enabled.md: for the calling process (the `*` of all processes is not kept: each
+    // process here starts with its assertions on).
+    number: 1131,
+    name: 'SET ASSERT ENABLED',
+    signature: '(assertions: Boolean; star?: any)',
+    impl: (rt, on) => {
+      rt.pvSet(ASSERTS_OFF, !toBool(on))
+    },
   },
   {
     number: 89,
