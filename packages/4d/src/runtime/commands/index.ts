@@ -19,6 +19,7 @@ import { SESSION_COMMANDS } from './sessions.js'
 import { STRING_COMMANDS } from './strings.js'
 import { STRUCTURE_COMMANDS } from './structure.js'
 import { TRANSACTION_COMMANDS } from './transactions.js'
+import { KEYS_DOWN_COMMANDS } from './keys-down.js'
 import { DATABASE_PARAMETER_COMMANDS } from './database-parameters.js'
 import { SYSTEM_FORMAT_COMMANDS } from './system-format.js'
 import { buildCommandTable } from './table.js'
@@ -59,6 +60,7 @@ export const COMMANDS = buildCommandTable([
   UI_COMMANDS,
   STRUCTURE_COMMANDS,
   TRANSACTION_COMMANDS,
+  KEYS_DOWN_COMMANDS,
   DATABASE_PARAMETER_COMMANDS,
   WEB_SERVER_COMMANDS,
   WEB_FORM_COMMANDS,

@@ -11,6 +11,14 @@ describe('Value type, Type, Undefined, Bool, Not', () => {
     ).toEqual(Array(10).fill(true))
   })
 
+  it('finds no modifier key down, as a process of 4D Server has no keyboard', () => {
+    expect(
+      run(
+        'return [Shift down; Caps lock down; Macintosh option down; Macintosh command down; Macintosh control down; Windows Alt down; Windows Ctrl down]',
+      ),
+    ).toEqual(Array(7).fill(false))
+  })
+
   it('turns the assertions of the process off and on again (SET ASSERT ENABLED)', () => {
     expect(
       run(

@@ -3,7 +3,7 @@
  * on JavaScript's regular expressions, which share ICU's syntax for what 4D code writes
  * (classes, groups, quantifiers, `\p{…}`, look-arounds). ICU's leading flags `(?i)`, `(?m)`,
  * `(?s)`, `(?x)` become the expression's flags (`x` removes the unescaped blanks and `#`
- * comments). With two parameters the whole text must match; with `start` the search begins there
+ * comments); those after a `-` (`(?m-si)`) are off, as JavaScript's are unless given. With two parameters the whole text must match; with `start` the search begins there
  * (from 1), and with `*` the match must begin exactly there. A pattern that does not compile
  * raises an error, as 4D's does.
  */
@@ -29,8 +29,9 @@ function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): Bounded 
   let re: RegExp
   let source = pattern
   let flags = ''
-  const lead = /^\(\?([imsx]+)\)/.exec(source)
-  if (lead) {
+  // `(?m-si)`: the flags after the `-` turned off, which JavaScript's are unless given.
+  const lead = /^\(\?([imsx]*)(?:-[imsx]*)?\)/.exec(source)
+  if (lead && lead[0] !== '(?)') {
     source = source.slice(lead[0].length)
     for (const f of lead[1]!) if (f !== 'x') flags += f
     if (lead[1]!.includes('x'))

@@ -211,6 +211,10 @@ describe('Match regex', () => {
   })
   it('ICU flags (?i); a pattern that does not compile is an error', () => {
     expect(run(`return Match regex("(?i)ABC";"abc")`)).toBe(true)
+    // Flags turned off after a `-`, as a public project writes them: multi-line on, the rest off.
+    const pattern = String.raw`"(?m-si)^([^\\[]*)\\[(\\d*)]$"`
+    expect(run(`return Match regex(${pattern}; "a" + Char(10) + "b[12]"; 1)`)).toBe(true)
+    expect(run(`return Match regex("(?m-si)B"; "b"; 1)`)).toBe(false)
     expect(errorOf(`return Match regex("(";"abc")`).errCode).toBe(9415)
   })
   it('example 2: every tag, pos_found and length_found process variables', () => {
