@@ -17,7 +17,15 @@ import {
   type ExpectedTable,
 } from './expectations.ts'
 import { label, projectFolder, type CorpusEntry } from './manifest.ts'
-import { runCheck, startServer, StartFailure, type CheckRun, type Server } from './processes.ts'
+import {
+  runCheck,
+  runTests,
+  startServer,
+  StartFailure,
+  type CheckRun,
+  type Server,
+  type TestRun,
+} from './processes.ts'
 
 export interface Tally {
   readonly tried: number
@@ -50,6 +58,8 @@ export interface ProjectResult {
     readonly ms: number
     readonly timedOut: boolean
   }
+  /** `entistore test --project`: the project's own tests (none found in most). */
+  readonly tests?: TestRun
   readonly started: boolean
   /** Why `serve` did not start, as it said it. */
   readonly startError?: string
@@ -250,11 +260,13 @@ export async function probeProject(e: CorpusEntry): Promise<ProjectResult> {
   const tables = expectedTables(folder)
   const check = await runCheck(folder)
   const checked = check.output
+  const tests = await runTests(folder)
   const base = {
     label: label(e),
     kind: e.kind,
     tables: tables.length,
     check: { exitCode: check.exitCode, ms: Math.round(check.ms), timedOut: check.timedOut },
+    tests,
     classes: classFigures(folder, check),
   }
   const none: Tally = { tried: 0, failed: [] }

@@ -1,6 +1,7 @@
 /**
  * @module The `entistore` command run on a corpus project as a 4D team would run it: `check
- * --project` to its end, and `serve --project` on a free port until the probes are done. Both are
+ * --project` to its end, `test --project` on its own tests, and `serve --project` on a free port
+ * until the probes are done. Both are
  * the built command (packages/entistore/bin), never the library: what a user meets.
  */
 import { spawn } from 'node:child_process'
@@ -94,6 +95,34 @@ export async function runCheck(folder: string, timeoutMs = 180_000): Promise<Che
     ms: performance.now() - started,
     timedOut,
   }
+}
+
+/** What `entistore test --project` found and said, its counts from its summary line. */
+export interface TestRun {
+  readonly exitCode: number | null
+  /** None: the project holds no test by the conventions (test_… methods, …Test classes). */
+  readonly found: number
+  readonly passed: number
+  readonly failed: number
+  readonly errors: number
+  readonly timedOut: number
+}
+
+/** `entistore test --project` on the project, as its team's CI would run it. */
+export async function runTests(folder: string, timeoutMs = 180_000): Promise<TestRun> {
+  const child = spawn(process.execPath, [BIN, 'test', '--project', folder, ...withComponents()], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const exitCode = await new Promise<number | null>((done) => child.on('close', done))
+  clearTimeout(timer)
+  const summary =
+    /^Tests: (\d+) passed, (\d+) failed(?:, (\d+) errors?)?(?:, (\d+) timed out)?/m.exec(out)
+  const n = (i: number): number => Number(summary?.[i] ?? 0)
+  const [passed, failed, errors, timedOut] = [n(1), n(2), n(3), n(4)]
+  return { exitCode, found: passed + failed + errors + timedOut, passed, failed, errors, timedOut }
 }
 
 export interface Server {

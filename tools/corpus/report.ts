@@ -70,6 +70,29 @@ export function totals(results: readonly ProjectResult[]): Totals {
 
 const pct = (n: number, of: number): string => (of === 0 ? '–' : `${Math.round((100 * n) / of)} %`)
 
+/**
+ * `entistore test` over the corpus: the projects that hold tests by the conventions, and how
+ * their tests ended (most hold none: their tests, if any, are not named as tests).
+ */
+function testsLine(results: readonly ProjectResult[]): string {
+  const withTests = results.filter((r) => (r.tests?.found ?? 0) > 0)
+  const sum = (f: (t: NonNullable<ProjectResult['tests']>) => number): number =>
+    withTests.reduce((n, r) => n + f(r.tests!), 0)
+  const each = withTests.map(
+    (r) =>
+      `${r.label} ${r.tests!.passed}/${r.tests!.found}` +
+      (r.tests!.failed === 0 ? '' : `, ${r.tests!.failed} failed`),
+  )
+  return (
+    `\`entistore test\`: ${withTests.length} of the ${results.length} projects hold tests named as 4D ` +
+    `teams name them (${sum((t) => t.found)} tests): ${sum((t) => t.passed)} pass, ` +
+    `${sum((t) => t.failed)} fail an assertion, ${sum((t) => t.errors)} stop at an error ` +
+    `(most at a command that needs a user interface or another process), ` +
+    `${sum((t) => t.timedOut)} run past their budget` +
+    (each.length === 0 ? '.' : ` (passed/found: ${each.join('; ')}).`)
+  )
+}
+
 /** The table and the list of what is left, as markdown. */
 export function reportMarkdown(results: readonly ProjectResult[], when: string): string {
   const t = totals(results)
@@ -92,6 +115,8 @@ export function reportMarkdown(results: readonly ProjectResult[], when: string):
       `${pct(t.runnable, t.classes - t.componentOnly)} of the ${t.classes - t.componentOnly} that ` +
       `use no component that 4D could not find either: neither in the repository, nor named by it, ` +
       `nor one of 4D's own).`,
+    '',
+    testsLine(results),
     '',
     '| project | kind | tables | starts | check agrees | $catalog | reads | creates | computed, aliases | class files parse | class files run |',
     '|---|---|--:|---|---|--:|--:|--:|--:|--:|--:|',
