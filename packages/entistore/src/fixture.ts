@@ -24,12 +24,13 @@ import { FileError, loadDatastoreFiles, readJsonFile } from './load/load-files.j
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load/load-functions.js'
 import { createDatastore } from './persist/create-datastore.js'
 import { serve, type RunningServer, type ServeOptions } from './serve/serve.js'
-import type { ProjectTests, ProjectTestsOptions, SuiteSteps } from './testing/project-tests.js'
+import type { ProjectTests, ProjectTestsOptions } from './testing/project-tests.js'
 import type { TestApi } from './testing/run-project-tests.js'
 
-export type { ProjectTests, ProjectTestsOptions, SuiteSteps, TestApi }
+export type { ProjectTests, ProjectTestsOptions, TestApi }
 export type {
   ProjectTest,
+  SuiteSteps,
   TestConventions,
   TestFailure,
   TestResult,

@@ -50,8 +50,10 @@ export {
   type TestSuite,
 } from './project-tests.js'
 export {
+  runSteps,
   runSuite,
   SuiteRun,
+  type SuiteSteps,
   type RunSuiteOptions,
   type TestFailure,
   type TestResult,

@@ -16,7 +16,7 @@
  * as 4D compares names), which replace the default of the kinds they name.
  */
 import type { CompiledProject, ProjectClass } from './compile-project.js'
-import { declaredFunctions } from './class-kinds.js'
+import { classPlace, declaredFunctions } from './class-kinds.js'
 
 /** How a team names its tests: each given kind's patterns replace its default. */
 export interface TestConventions {
@@ -109,19 +109,13 @@ export function testFolderMembers(
   return { methods, classes }
 }
 
-/** Whether a class is one REST reaches (an ORDA class, a singleton): never a test class. */
-function isServed(c: ProjectClass): boolean {
-  const parent = c.superclass?.length === 1 ? c.superclass[0] : undefined
-  if (
-    parent === 'DataClass' ||
-    parent === 'Entity' ||
-    parent === 'EntitySelection' ||
-    parent === 'DataStoreImplementation'
-  )
-    return true
-  const ctor = c.ast.members.find((m) => m.kind === 'Constructor')
-  return ctor !== undefined && (ctor.shared || ctor.session || ctor.singleton)
-}
+const NO_DATACLASS: ReadonlySet<string> = new Set()
+
+/**
+ * Whether a class is one REST reaches (the datastore's, an ORDA class, a singleton), as
+ * class-kinds.ts's `classPlace` places it: never a test class.
+ */
+const isServed = (c: ProjectClass): boolean => classPlace(c, NO_DATACLASS) !== undefined
 
 /**
  * The project's tests, as suites: its test methods first (one suite, when it has any), then each

@@ -143,6 +143,32 @@ function testingFailure(t: object, test: ProjectTest, where: string): TestFailur
 
 type Outcome = ReturnType<typeof failureOf>
 
+/** A suite run test by test: `start`, then `run` for each test, then `end` (SuiteRun is one). */
+export interface SuiteSteps {
+  start(): void
+  run(test: ProjectTest): TestResult
+  /** The teardown's result when it fails, else undefined. */
+  end(): TestResult | undefined
+}
+
+/** Runs `tests` through `steps` in order, each result (a teardown's too) told to `told`. */
+export function runSteps(
+  steps: SuiteSteps,
+  tests: readonly ProjectTest[],
+  told: (result: TestResult) => void = () => {},
+): TestResult[] {
+  const out: TestResult[] = []
+  const tell = (r: TestResult): void => {
+    out.push(r)
+    told(r)
+  }
+  steps.start()
+  for (const test of tests) tell(steps.run(test))
+  const down = steps.end()
+  if (down !== undefined) tell(down)
+  return out
+}
+
 /**
  * The tests of one suite run one at a time, in the one process of the suite: `start` makes the
  * class's instance and runs its `setup` (if either fails, each test is an error of it, and none
@@ -150,7 +176,7 @@ type Outcome = ReturnType<typeof failureOf>
  * runner whose own tests are the suite's (a Vitest or Jest suite: runProjectTests) calls them as
  * its hooks and tests; `runSuite` runs them all.
  */
-export class SuiteRun {
+export class SuiteRun implements SuiteSteps {
   readonly #process: ProjectProcess
   readonly #suite: TestSuite
   readonly #options: RunSuiteOptions
@@ -262,17 +288,7 @@ export function runSuite(
   options: RunSuiteOptions,
   told: (result: TestResult) => void = () => {},
 ): TestResult[] {
-  const out: TestResult[] = []
-  const tell = (r: TestResult): void => {
-    out.push(r)
-    told(r)
-  }
-  const run = new SuiteRun(process, suite, options)
-  run.start()
-  for (const test of suite.tests) tell(run.run(test))
-  const down = run.end()
-  if (down !== undefined) tell(down)
-  return out
+  return runSteps(new SuiteRun(process, suite, options), suite.tests, told)
 }
 
 /** A new `cs.Testing` of the framework, for one test function. */

@@ -15,10 +15,11 @@ import type { Datastore } from '@entistore/core'
 import {
   namePattern,
   projectTests,
+  runSteps,
   SuiteRun,
   testFolderMembers,
+  type SuiteSteps,
   type CompiledProject,
-  type ProjectTest,
   type ProjectRunner,
   type TestConventions,
   type TestResult,
@@ -77,13 +78,6 @@ export interface ProjectTests {
   suite(suite: TestSuite): SuiteSteps
   /** Runs every suite in order, each result told to `told` as it ends; returns them all. */
   run(told?: (result: TestResult) => void): TestResult[]
-}
-
-/** One suite's steps (ProjectTests.suite). */
-export interface SuiteSteps {
-  start(): void
-  run(test: ProjectTest): TestResult
-  end(): TestResult | undefined
 }
 
 /** The conventions and budget of a project's `entistore-tests.json`, checked. */
@@ -205,19 +199,7 @@ export async function openProjectTests(options: ProjectTestsOptions): Promise<Pr
       }
     },
     run(told) {
-      const out: TestResult[] = []
-      const tell = (r: TestResult): void => {
-        out.push(r)
-        told?.(r)
-      }
-      for (const s of suites) {
-        const steps = tests.suite(s)
-        steps.start()
-        for (const test of s.tests) tell(steps.run(test))
-        const down = steps.end()
-        if (down !== undefined) tell(down)
-      }
-      return out
+      return suites.flatMap((s) => runSteps(tests.suite(s), s.tests, told))
     },
   }
   return tests

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import type { TestResult } from '@entistore/4d'
 import { openProjectTests, type ProjectTests, type ProjectTestsOptions } from './project-tests.js'
 import { suiteName } from './reporters/junit.js'
+import { failurePlace, STATUS_WORDS } from './reporters/reporter.js'
 
 /** The four functions of a test runner's API this registers with (Vitest's, Jest's). */
 export interface TestApi {
@@ -35,11 +36,10 @@ export class ProjectTestFailure extends Error {
 
   constructor(result: TestResult, tests: ProjectTests) {
     const f = result.failure!
-    const file = f.file ?? result.test.file
-    const line = f.line ?? (f.file === undefined ? result.test.line : undefined)
+    const { file, line } = failurePlace(result, f)
     const text = line === undefined ? undefined : tests.sourceLine(file, line)
     const place = `${join(tests.root, file)}${line === undefined ? '' : `:${line}`}`
-    const status = result.status === 'timedOut' ? 'timed out' : result.status
+    const status = STATUS_WORDS[result.status]
     super(
       [
         `${result.test.id} ${status}: ${f.message}`,

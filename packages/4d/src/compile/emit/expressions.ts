@@ -261,7 +261,7 @@ const ASSERTS = new Set([1129, 1132])
 
 /**
  * `ASSERT(a = b{; message})` (any comparison): its operands evaluated once into temporaries and
- * handed to the command too, so that a failed assertion says the values it compared (the test
+ * handed to the command too, one argument each (an assertion that holds makes no object), so that a failed assertion says the values it compared (the test
  * runner shows them: project/test-run.ts). Any other argument: undefined, the plain call.
  */
 function assertion(
@@ -275,7 +275,7 @@ function assertion(
   const compared = binary(ctx, test.op, a, b)
   const message = list[1] === undefined ? 'undefined' : expr(ctx, list[1]).code
   return emitted(
-    `(${pre}rt.k[${number}](rt, ${compared.code}, ${message}, [${a.code}, ${quote(test.op)}, ${b.code}]))`,
+    `(${pre}rt.k[${number}](rt, ${compared.code}, ${message}, ${a.code}, ${quote(test.op)}, ${b.code}))`,
     number === 1129 ? 'any' : 'bool',
   )
 }

@@ -58,16 +58,23 @@ const ASSERTS_OFF = 'assertions off'
 const assertsOn = (rt: CommandContext): boolean => rt.pvGet(ASSERTS_OFF) !== true
 
 /**
- * `ASSERT`'s test: True, or the error -10518 with the message. `compared`: the operands of a
- * comparison written as the test (`ASSERT($a=$b)`: the compiler hands them over), kept on the
- * error as its `compared` detail, `[left, op, right]`, for a test runner to show.
+ * `ASSERT`'s test: True, or the error -10518 with the message. `op`, `left`, `right`: the operator
+ * and operands of a comparison written as the test (`ASSERT($a=$b)`: the compiler hands them
+ * over), kept on the error as its `compared` detail, `[left, op, right]`, for a test runner to
+ * show; the array is made only for an assertion that fails.
  */
-function assert(v: unknown, message: unknown, compared?: unknown): boolean {
+function assert(
+  v: unknown,
+  message: unknown,
+  left?: unknown,
+  op?: unknown,
+  right?: unknown,
+): boolean {
   if (!cond(v))
     throw fourDError(
       'AssertFailed',
       { assertion: typeof message === 'string' ? message : '' },
-      Array.isArray(compared) ? { details: { compared } } : undefined,
+      typeof op === 'string' ? { details: { compared: [left, op, right] } } : undefined,
     )
   return true
 }
@@ -132,8 +139,8 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1129,
     name: 'ASSERT',
     signature: '(expression: Boolean; message?: Text)',
-    impl: (rt, v, message, compared) => {
-      if (assertsOn(rt)) assert(v, message, compared)
+    impl: (rt, v, message, left, op, right) => {
+      if (assertsOn(rt)) assert(v, message, left, op, right)
     },
   },
   {
@@ -142,7 +149,8 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1132,
     name: 'Asserted',
     signature: '(expression: Boolean; message?: Text): Boolean',
-    impl: (rt, v, message, compared) => (assertsOn(rt) ? assert(v, message, compared) : true),
+    impl: (rt, v, message, left, op, right) =>
+      assertsOn(rt) ? assert(v, message, left, op, right) : true,
   },
   {
     number: 1130,

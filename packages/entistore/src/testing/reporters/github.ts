@@ -6,6 +6,8 @@
  */
 import type { TestResult } from '@entistore/4d'
 import {
+  failureDetails,
+  failurePlace,
   STATUS_WORDS,
   type Lines,
   type NameFile,
@@ -38,15 +40,11 @@ export function githubReporter(write: Lines, name: NameFile): TestReporter {
     result(r: TestResult) {
       const f = r.failure
       if (r.status === 'passed' || f === undefined) return
-      const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
-      const message = [
-        f.message,
-        ...(f.assertions?.slice(1) ?? []),
-        ...(f.compared === undefined ? [] : [`compared: ${f.compared}`]),
-      ].join('\n')
+      const { file, line } = failurePlace(r, f)
+      const message = [f.message, ...failureDetails(f)].join('\n')
       write(
         annotation('error', message, {
-          file: name(f.file ?? r.test.file),
+          file: name(file),
           ...(line === undefined ? {} : { line }),
           title: `${r.test.id} ${STATUS_WORDS[r.status]}`,
         }),

@@ -4,6 +4,7 @@
  */
 import type { TestResult } from '@entistore/4d'
 import {
+  failurePlace,
   STATUS_WORDS,
   type Lines,
   type NameFile,
@@ -29,8 +30,7 @@ export function humanReporter(out: Lines, name: NameFile, source: SourceLine): T
       out(`${mark} ${r.test.id}${status} ${ms(r.ms)}`)
       const f = r.failure
       if (f === undefined) return
-      const file = f.file ?? r.test.file
-      const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
+      const { file, line } = failurePlace(r, f)
       const place = line === undefined ? name(file) : `${name(file)}:${line}`
       out(`     ${place}: ${f.message}`)
       for (const a of f.assertions?.slice(1) ?? []) out(`     ${a}`)

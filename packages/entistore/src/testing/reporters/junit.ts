@@ -5,7 +5,14 @@
  * budget run past included) an `<error>`. Written whole at the end of the run.
  */
 import type { TestResult, TestSuite } from '@entistore/4d'
-import type { Lines, NameFile, RunStart, RunSummary, TestReporter } from './reporter.js'
+import {
+  failureDetails,
+  type Lines,
+  type NameFile,
+  type RunStart,
+  type RunSummary,
+  type TestReporter,
+} from './reporter.js'
 
 const escape = (s: string): string =>
   s
@@ -69,11 +76,7 @@ export function junitReporter(write: Lines, name: NameFile): TestReporter {
             f.file === undefined
               ? ''
               : `${name(f.file)}${f.line === undefined ? '' : `:${f.line}`}: `
-          const body = [
-            `${where}${f.message}`,
-            ...(f.assertions?.slice(1) ?? []),
-            ...(f.compared === undefined ? [] : [`compared: ${f.compared}`]),
-          ].join('\n')
+          const body = [`${where}${f.message}`, ...failureDetails(f)].join('\n')
           lines.push(`${open}>`)
           lines.push(
             `      <${tag} message="${escape(f.message)}" type="${escape(type)}">${escape(body)}</${tag}>`,

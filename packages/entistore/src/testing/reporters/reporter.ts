@@ -3,7 +3,7 @@
  * each result as it ends, and the summary; the human one writes to the terminal, the others (JUnit
  * XML, TAP, GitHub Actions annotations) to a file or stdout for a CI.
  */
-import type { TestResult, TestSuite } from '@entistore/4d'
+import type { TestFailure, TestResult, TestSuite } from '@entistore/4d'
 
 /** The reporters `entistore test --reporter` names. */
 export const REPORTERS = ['human', 'junit', 'tap', 'github'] as const
@@ -76,3 +76,18 @@ export const STATUS_WORDS: Readonly<Record<TestResult['status'], string>> = {
   error: 'error',
   timedOut: 'timed out',
 }
+
+/**
+ * Where a failure happened: its own file and line, else its test's file, and the test's line
+ * only then (a failure in another file with no line of its own has none).
+ */
+export function failurePlace(r: TestResult, f: TestFailure): { file: string; line?: number } {
+  const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
+  return { file: f.file ?? r.test.file, ...(line === undefined ? {} : { line }) }
+}
+
+/** A failure's lines after its message: the framework's other assertions, what an ASSERT compared. */
+export const failureDetails = (f: TestFailure): string[] => [
+  ...(f.assertions?.slice(1) ?? []),
+  ...(f.compared === undefined ? [] : [`compared: ${f.compared}`]),
+]

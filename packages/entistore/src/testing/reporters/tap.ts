@@ -4,7 +4,13 @@
  * class's teardown that fails adds a result of its own to the tests counted at the start.
  */
 import type { TestResult } from '@entistore/4d'
-import { STATUS_WORDS, type Lines, type NameFile, type TestReporter } from './reporter.js'
+import {
+  failurePlace,
+  STATUS_WORDS,
+  type Lines,
+  type NameFile,
+  type TestReporter,
+} from './reporter.js'
 
 /** A YAML scalar on one line: JSON's string is a YAML double-quoted scalar. */
 const yaml = (s: string): string => JSON.stringify(s)
@@ -22,8 +28,9 @@ export function tapReporter(write: Lines, name: NameFile): TestReporter {
       write(`${r.status === 'passed' ? 'ok' : 'not ok'} ${n} - ${description}`)
       const f = r.failure
       if (f === undefined) return
-      const file = name(f.file ?? r.test.file)
-      const line = f.line ?? (f.file === undefined ? r.test.line : undefined)
+      const place = failurePlace(r, f)
+      const file = name(place.file)
+      const line = place.line
       write('  ---')
       write(`  message: ${yaml(f.message)}`)
       write(`  severity: ${r.status === 'failed' ? 'fail' : 'error'}`)
