@@ -11,7 +11,8 @@ import type { Resolution, Slot } from '../analysis.js'
 import type { EmitContext } from './context.js'
 import { emitted, type Emitted, type StaticType } from './emitted.js'
 import { keepsFirstParam } from './formula-param.js'
-import { andOr, binary, bindBoth, COMPARISONS, COMPOUND, negate, ternary } from './operators.js'
+import { assertion } from './assertion.js'
+import { andOr, binary, COMPOUND, negate, ternary } from './operators.js'
 import { numberLiteral, quote } from './quote.js'
 import { reusesLocal } from './reused-local.js'
 import { assignment, captured, outArgument, variable } from './variables.js'
@@ -256,28 +257,21 @@ function callExpr(ctx: EmitContext, callee: ExprNode, list: readonly ExprNode[])
   return emitted(`rt.unsupported("A call of this expression")`)
 }
 
-/** `ASSERT` and `Asserted`, by number. */
-const ASSERTS = new Set([1129, 1132])
+type CommandEntry = Extract<Resolution, { kind: 'command' }>['entry']
 
-/**
- * `ASSERT(a = b{; message})` (any comparison): its operands evaluated once into temporaries and
- * handed to the command too, one argument each (an assertion that holds makes no object), so that a failed assertion says the values it compared (the test
- * runner shows them: project/test-run.ts). Any other argument: undefined, the plain call.
- */
-function assertion(
-  ctx: EmitContext,
-  number: number,
-  list: readonly ExprNode[],
-): Emitted | undefined {
-  const test = list[0]
-  if (!ASSERTS.has(number) || test?.kind !== 'Binary' || !COMPARISONS.has(test.op)) return undefined
-  const { pre, a, b } = bindBoth(ctx, expr(ctx, test.left), expr(ctx, test.right))
-  const compared = binary(ctx, test.op, a, b)
-  const message = list[1] === undefined ? 'undefined' : expr(ctx, list[1]).code
-  return emitted(
-    `(${pre}rt.k[${number}](rt, ${compared.code}, ${message}, ${a.code}, ${quote(test.op)}, ${b.code}))`,
-    number === 1129 ? 'any' : 'bool',
+function commandCall(ctx: EmitContext, entry: CommandEntry, list: readonly ExprNode[]): Emitted {
+  const seen = assertion(ctx, entry.number, list, expr)
+  if (seen !== undefined) return seen
+  const writes = entry.writes ?? []
+  const codes = list.map(
+    (a, i) => (writes.includes(i) ? outArgument(ctx, a, (n) => expr(ctx, n)) : expr(ctx, a)).code,
   )
+  const type = RESULT_TYPES[entry.parsed?.result ?? 'other'] ?? 'any'
+  const call = `(${['rt', ...codes].join(', ')})`
+  // A command written as steps too (values/work.ts): a generator goes into them.
+  if (ctx.yields && entry.steps !== undefined)
+    return emitted(`(yield* rt.ks[${entry.number}]${call})`, type)
+  return emitted(`rt.k[${entry.number}]${call}`, type)
 }
 
 function command(
@@ -287,19 +281,12 @@ function command(
 ): Emitted {
   switch (resolved?.kind) {
     case 'command': {
-      const seen = assertion(ctx, resolved.entry.number, list)
-      if (seen !== undefined) return seen
-      const writes = resolved.entry.writes ?? []
-      const codes = list.map(
-        (a, i) =>
-          (writes.includes(i) ? outArgument(ctx, a, (n) => expr(ctx, n)) : expr(ctx, a)).code,
-      )
-      const type = RESULT_TYPES[resolved.entry.parsed?.result ?? 'other'] ?? 'any'
-      const call = `(${['rt', ...codes].join(', ')})`
-      // A command written as steps too (values/work.ts): a generator goes into them.
-      if (ctx.yields && resolved.entry.steps !== undefined)
-        return emitted(`(yield* rt.ks[${resolved.entry.number}]${call})`, type)
-      return emitted(`rt.k[${resolved.entry.number}]${call}`, type)
+      const call = commandCall(ctx, resolved.entry, list)
+      // assert.md, set-assert-enabled.md: with the assertions off, ASSERT's expressions are not
+      // evaluated: the call only when `Get assert enabled` (1130) says they are on.
+      return resolved.entry.number === 1129
+        ? emitted(`(rt.k[1130](rt) ? ${call.code} : undefined)`)
+        : call
     }
     case 'intrinsic':
       switch (resolved.name) {

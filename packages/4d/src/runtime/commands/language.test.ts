@@ -19,15 +19,34 @@ describe('Value type, Type, Undefined, Bool, Not', () => {
     ).toEqual(Array(7).fill(false))
   })
 
-  it('turns the assertions of the process off and on again (SET ASSERT ENABLED)', () => {
+  // set-assert-enabled.md: without `*` every process, with `*` the calling one only; off, the
+  // expressions passed to ASSERT are not evaluated. asserted.md: off, Asserted gives the
+  // expression's value and raises nothing.
+  it('turns the assertions off and on again (SET ASSERT ENABLED), plain and tokenized', () => {
     expect(
       run(
-        'var $seen : Collection:=[Get assert enabled]\nSET ASSERT ENABLED(False)\nASSERT(False; "not raised")\n$seen.push(Get assert enabled; Asserted(False))\nSET ASSERT ENABLED(True; *)\n$seen.push(Get assert enabled)\nreturn $seen',
+        [
+          'var $c : Collection:=[]',
+          'var $seen : Collection:=[Get assert enabled]',
+          'SET ASSERT ENABLED(False)',
+          'ASSERT($c.push(1).length=0; "neither raised nor evaluated")',
+          '$seen.push(Get assert enabled; Asserted(False); Asserted(True); $c.length)',
+          'SET ASSERT ENABLED:C1131(True; *)',
+          '$seen.push(Get assert enabled:C1130)',
+          'return $seen',
+        ].join('\n'),
       ),
-    ).toEqual([true, false, true, true])
+    ).toEqual([true, false, false, true, 0, true])
     expect(errorOf('SET ASSERT ENABLED(True)\nASSERT(1=2; "raised")')).toMatchObject({
       errCode: -10518,
     })
+    // The calling process's own choice (`*`) wins over every process's, until a call without `*`.
+    expect(
+      run('SET ASSERT ENABLED(False; *)\nSET ASSERT ENABLED(True)\nreturn Get assert enabled'),
+    ).toBe(true)
+    expect(
+      run('SET ASSERT ENABLED(False)\nSET ASSERT ENABLED(True; *)\nreturn Get assert enabled'),
+    ).toBe(true)
   })
 
   it("names the arrays' types as type.md numbers them (code keys tables by them)", () => {

@@ -22,7 +22,7 @@ import { FourDArray } from '../arrays/four-d-array.js'
 import { kindOf, type Kind } from '../values/kinds.js'
 import { isPointer } from '../pointers/pointer.js'
 import { outArg } from '../arguments/out-parameter.js'
-import { integerArg, invalid, textArg, wrongType } from '../arguments/arguments.js'
+import { integerArg, invalid, isStar, textArg, wrongType } from '../arguments/arguments.js'
 import type { CommandContext } from '../context/command-context.js'
 import type { CommandSpec } from './table.js'
 
@@ -51,11 +51,16 @@ const EMPTY_OF: Readonly<Partial<Record<Kind, DeclaredType>>> = {
 }
 
 /**
- * Whether the process's assertions are on (`SET ASSERT ENABLED`): kept as a process variable of a
- * name no 4D code can write (it holds spaces), so each process has its own, on by default.
+ * Whether assertions are on (set-assert-enabled.md): `SET ASSERT ENABLED(b)` sets them for every
+ * process, `SET ASSERT ENABLED(b; *)` for the calling one, which then keeps its own. Kept as an
+ * interprocess and a process variable of a name no 4D code can write (it holds spaces); on by
+ * default.
  */
 const ASSERTS_OFF = 'assertions off'
-const assertsOn = (rt: CommandContext): boolean => rt.pvGet(ASSERTS_OFF) !== true
+function assertsOn(rt: CommandContext): boolean {
+  const own = rt.pvGet(ASSERTS_OFF)
+  return (typeof own === 'boolean' ? own : rt.ipGet(ASSERTS_OFF)) !== true
+}
 
 /**
  * `ASSERT`'s test: True, or the error -10518 with the message. `op`, `left`, `right`: the operator
@@ -139,18 +144,21 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     number: 1129,
     name: 'ASSERT',
     signature: '(expression: Boolean; message?: Text)',
-    impl: (rt, v, message, left, op, right) => {
-      if (assertsOn(rt)) assert(v, message, left, op, right)
+    // Called only with the assertions on: off, the compiler's code evaluates nothing of it
+    // (emit/expressions.ts asks `Get assert enabled` first, as set-assert-enabled.md says).
+    impl: (_rt, v, message, left, op, right) => {
+      assert(v, message, left, op, right)
     },
   },
   {
-    // asserted.md: ASSERT that returns the expression's value; with the process's assertions on
-    // (SET ASSERT ENABLED), a False raises -10518 as ASSERT does; off, it is True.
+    // asserted.md: ASSERT that returns the expression's value; with the assertions on (SET
+    // ASSERT ENABLED), a False raises -10518 as ASSERT does.
     number: 1132,
     name: 'Asserted',
     signature: '(expression: Boolean; message?: Text): Boolean',
+    // Off, it gives the expression's value and raises nothing (asserted.md).
     impl: (rt, v, message, left, op, right) =>
-      assertsOn(rt) ? assert(v, message, left, op, right) : true,
+      assertsOn(rt) ? assert(v, message, left, op, right) : cond(v),
   },
   {
     number: 1130,
@@ -159,13 +167,16 @@ export const LANGUAGE_COMMANDS: readonly CommandSpec[] = [
     impl: (rt) => assertsOn(rt),
   },
   {
-    // set-assert-enabled.md: for the calling process (the `*` of all processes is not kept: each
-    // process here starts with its assertions on).
+    // set-assert-enabled.md: every process without `*` (the calling one's own choice dropped),
+    // the calling process alone with it.
     number: 1131,
     name: 'SET ASSERT ENABLED',
     signature: '(assertions: Boolean; star?: any)',
-    impl: (rt, on) => {
-      rt.pvSet(ASSERTS_OFF, !toBool(on))
+    impl: (rt, on, star) => {
+      if (!isStar(star)) {
+        rt.ipSet(ASSERTS_OFF, !toBool(on))
+        rt.pvSet(ASSERTS_OFF, undefined)
+      } else rt.pvSet(ASSERTS_OFF, !toBool(on))
     },
   },
   {

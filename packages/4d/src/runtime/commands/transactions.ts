@@ -5,9 +5,10 @@
  * process, nested: here each is the datastore's own member (`ds.startTransaction()`,
  * `validateTransaction()`, `cancelTransaction()`, `transactionLevel()`), called on the datastore
  * the code runs on, so that code mixing the two styles sees one transaction. `VALIDATE
- * TRANSACTION` sets OK to 1 once the transaction is saved, and leaves it 0 when the validation
- * fails (its error goes on, the transaction cancelled, as core's `validateTransaction` does);
- * `CANCEL TRANSACTION` sets OK to 0, as 4D does.
+ * TRANSACTION` sets OK to 1 once the transaction is saved and to 0 when it is not
+ * (validate-transaction.md), the transaction then cancelled; the reason (a conflict, the datastore
+ * locked) goes on as core's error, where 4D's page says nothing of one (compat.md). `CANCEL
+ * TRANSACTION` leaves OK as it is: its page names no system variable.
  */
 import type { CommandContext } from '../context/command-context.js'
 import type { CommandSpec } from './table.js'
@@ -42,7 +43,6 @@ export const TRANSACTION_COMMANDS: readonly CommandSpec[] = [
     signature: '()',
     impl: (rt) => {
       rt.call(rt.ds, 'cancelTransaction', [])
-      rt.pvSet('OK', 0)
     },
   },
   {

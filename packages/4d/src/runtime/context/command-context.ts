@@ -233,6 +233,9 @@ export interface CommandContext {
   /** A process variable's value (`Error` after `ON ERR CALL`). */
   pvGet(name: string): unknown
   pvSet(name: string, value: unknown): void
+  /** An interprocess variable's value (`<>name`), every process's. */
+  ipGet(name: string): unknown
+  ipSet(name: string, value: unknown): void
   /** `->name`: the pointer to a process variable, one a run. */
   pvPointer(name: string): Pointer
   /** The compiler of 4D code given as text (commands/formulas.ts), the host's; undefined for none. */
