@@ -133,7 +133,11 @@ async function round(target: LoadTarget, o: LoadOptions, seconds: number, seed: 
       {
         url: target.origin,
         connections: o.connections,
-        ...(o.once ? { amount: perConnection * o.connections } : { duration: seconds }),
+        // autocannon sees its end only at a sample's tick (1 s by default): a counted round,
+        // timed by its last reply, ticks often so as not to wait out the second.
+        ...(o.once
+          ? { amount: perConnection * o.connections, sampleInt: 50 }
+          : { duration: seconds }),
         timeout: 10,
         setupClient: (c) => c.setRequests(lists[client++ % lists.length]!),
       },
