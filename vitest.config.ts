@@ -1,6 +1,5 @@
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import LongestFirstSequencer from './tools/test-order.ts'
 import { projects } from './vitest.workspace.ts'
 
 const benchLog = process.env['ENTISTORE_BENCH_LOG'] === '1'
@@ -19,9 +18,6 @@ export default defineConfig({
     // 9 min 50 s; three, 452 s and 9 min 22 s (2026-11-28). The tests bound only hangs
     // (vitest.workspace.ts), so a busier machine slows them without failing them.
     maxWorkers: 3,
-    // The longest files first, over every project (tools/test-order.ts): the run ends when its
-    // last file does.
-    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './tools/summary-reporter.ts'],
     // The bench project's smoke runs print no tables: at 1k rows and a fraction of a second a
     // round their figures (and a goal's MISS) say nothing, and in a green run they read as
