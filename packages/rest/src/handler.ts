@@ -278,7 +278,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
   }
 
   // Nothing checked, nothing forced: reads by key, and filters of one equality on a unique
-  // attribute or the key, may take the quick lanes (read-by-key.ts, one-by-filter.ts).
+  // attribute or the key or of a range of a sorted index, may take the quick lanes
+  // (read-by-key.ts, one-by-filter.ts).
   const lanes = options.quickReads !== false && rule === undefined && !auth.forceLogin
   const byKey = lanes ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes) : undefined
   const byFilter = lanes

@@ -65,8 +65,8 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
       return { kind: 'Not', operand, estimate: tableSize(node, tableOf) }
     }
     case 'Logical': {
+      if (node.op === 'And') return planAnd(node.operands, tableOf)
       const operands = node.operands.map((o) => planNode(o, tableOf))
-      if (node.op === 'And') return planAnd(operands, tableOf)
       const estimate =
         node.op === 'Or'
           ? Math.min(
@@ -80,8 +80,15 @@ function planNode(node: BoundFilter, tableOf: TableOf): PlanNode {
 }
 
 /** An AND: the cheapest indexed operand drives, the rest filter its rows, cheapest first. */
-function planAnd(input: PlanNode[], tableOf: TableOf): AndPlan {
-  const operands = mergeBounds(input, tableOf)
+function planAnd(input: readonly BoundFilter[], tableOf: TableOf): AndPlan {
+  const partners = boundPartners(input, tableOf)
+  const searched = new Map<BoundComparison, PairRange>()
+  const operands = input.map((o) => {
+    const partner = o.kind === 'Comparison' ? partners.get(o) : undefined
+    return partner
+      ? pairedLeaf(o as BoundComparison, partner, searched, tableOf)
+      : planNode(o, tableOf)
+  })
   const indexed = operands.filter(isIndexed).sort((a, b) => a.estimate - b.estimate)
   const driver = indexed[0]
   const other =
@@ -252,61 +259,73 @@ const SCAN: Access = { kind: 'scan' }
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
 const UPPER: ReadonlySet<string> = new Set(['lt', 'le'])
 
-/**
- * Gives a lower-bound range leaf the matching upper bound on the same attribute (or the other way
- * round), so that `a >= 1 AND a < 9` reads one range of the index. The other leaf stays as a
- * filter: every row passes it, and the plan keeps the query's own items.
- */
-function mergeBounds(operands: PlanNode[], tableOf: TableOf): PlanNode[] {
-  const ranges = operands.filter(
-    (o): o is LeafPlan =>
-      o.kind === 'Leaf' &&
-      o.access.kind === 'sorted' &&
-      (LOWER.has(o.bound.op) || UPPER.has(o.bound.op)),
-  )
-  if (ranges.length < 2) return operands
-  // Both leaves of a pair read the same range: searched once, by whichever comes first.
-  const merged = new Map<LeafPlan, [number, number]>()
-  return operands.map((o) => {
-    if (o.kind !== 'Leaf' || !ranges.includes(o)) return o
-    const lower = LOWER.has(o.bound.op)
-    const partner = ranges.find(
-      (p) =>
-        p !== o &&
-        p.bound.operand.attr === o.bound.operand.attr &&
-        (lower ? UPPER : LOWER).has(p.bound.op) &&
-        p.bound.value.kind === 'value' &&
-        o.bound.value.kind === 'value' &&
-        typeof p.bound.value.key === typeof o.bound.value.key,
-    )
-    if (!partner) return o
-    let range = merged.get(partner)
-    if (!range) {
-      range = overlap(o.access, partner.access)
-      if (!range) {
-        const sorted = tableOf(o.bound.dataClass).indexes.of(o.bound.operand.attr.name)!.sorted!
-        range = rangeOf(o.bound, sorted, partner.bound)
-      }
-      merged.set(o, range)
-    }
-    return leafPlan(
-      o.bound,
-      { kind: 'sorted', verify: false, otherBound: partner.bound, range },
-      range[1] - range[0],
-    )
-  })
+/** A range leaf's sorted index, when it has one and its value is a key (not a null, a path…). */
+function rangeIndex(o: BoundFilter, tableOf: TableOf): SortedIndex | undefined {
+  if (o.kind !== 'Comparison' || !(LOWER.has(o.op) || UPPER.has(o.op))) return undefined
+  if (o.operand.kind !== 'storage' || o.value.kind !== 'value') return undefined
+  return tableOf(o.dataClass).indexes.of(o.operand.attr.name)?.sorted
 }
 
 /**
- * The positions both one-sided ranges of a pair hold, when both leaves found theirs: the range the
- * two bounds make together, without searching the index again. Each one-sided range is the run of
- * keys of its bound's kind on its side of the bound (rangeOf), and a kind's keys are contiguous in
- * the index, so their overlap is what the two bounds select; an empty one is empty at its start.
+ * The other bound of each range comparison of an AND on the same indexed attribute (a lower bound
+ * for an upper one, a key of the same type), so that `a >= 1 AND a < 9` reads one range of the
+ * index. Found before either leaf is planned: a one-sided range costs searches of its own (an
+ * upper bound alone searches for the end of the nulls too, reading a row's key at each step), two
+ * to four times the two a pair needs.
  */
-function overlap(a: Access, b: Access): [number, number] | undefined {
-  if (a.kind !== 'sorted' || b.kind !== 'sorted' || !a.range || !b.range) return undefined
-  const start = Math.max(a.range[0], b.range[0])
-  return [start, Math.max(start, Math.min(a.range[1], b.range[1]))]
+function boundPartners(
+  operands: readonly BoundFilter[],
+  tableOf: TableOf,
+): Map<BoundComparison, BoundComparison> {
+  const ranges = operands.filter((o): o is BoundComparison => rangeIndex(o, tableOf) !== undefined)
+  const partners = new Map<BoundComparison, BoundComparison>()
+  if (ranges.length < 2) return partners
+  for (const o of ranges) {
+    if (o.operand.kind !== 'storage' || o.value.kind !== 'value') continue
+    const attr = o.operand.attr
+    const key = o.value.key
+    const other = LOWER.has(o.op) ? UPPER : LOWER
+    const partner = ranges.find(
+      (p) =>
+        p.operand.kind === 'storage' &&
+        p.operand.attr === attr &&
+        other.has(p.op) &&
+        p.value.kind === 'value' &&
+        typeof p.value.key === typeof key,
+    )
+    if (partner) partners.set(o, partner)
+  }
+  return partners
+}
+
+/** The range a pair's two bounds select, kept by whichever leaf of the pair searched it. */
+interface PairRange {
+  readonly other: BoundComparison
+  readonly range: [number, number]
+}
+
+/**
+ * A range leaf with its partner's bound: the range both select, searched once for the pair. The
+ * partner's leaf stays as a filter (every row passes it) so that the plan keeps the query's items;
+ * the AND marks it covered when this one drives.
+ */
+function pairedLeaf(
+  c: BoundComparison,
+  partner: BoundComparison,
+  searched: Map<BoundComparison, PairRange>,
+  tableOf: TableOf,
+): LeafPlan {
+  const theirs = searched.get(partner)
+  let range = theirs?.other === c ? theirs.range : undefined
+  if (!range) {
+    range = rangeOf(c, rangeIndex(c, tableOf)!, partner)
+    searched.set(c, { other: partner, range })
+  }
+  return leafPlan(
+    c,
+    { kind: 'sorted', verify: false, otherBound: partner, range },
+    range[1] - range[0],
+  )
 }
 
 /** The positions of a range comparison (with an optional opposite bound) in a sorted index. */

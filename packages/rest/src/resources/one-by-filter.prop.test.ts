@@ -101,6 +101,20 @@ const search = fc
       fc.tuple(attribute, op, value).map(([a, o, v]) => `${a}${o}${v}`),
       // Equalities an index answers with several rows (or one, after writes): the general path's.
       fc.constantFrom("name='Ann'", "name = 'ann'", 'age=30', 'age = 41', "name='Eve'"),
+      // Ranges of one attribute: a sorted index's (the lane's), a unique code's, none (note), a
+      // text for a number, bounds that hold nothing, a relation's.
+      fc
+        .tuple(
+          fc.constantFrom('name', 'age', 'code', 'ID', 'note', 'employer.name', 'secret'),
+          fc.constantFrom('>', '>='),
+          fc.constantFrom("'A'", "'b'", "'Zo'", '30', "'30'", '0', 'null'),
+          fc.constantFrom('<', '<='),
+          fc.constantFrom("'B'", "'zz'", "'Ann'", '41', '99', "'é'"),
+          fc.boolean(),
+        )
+        .map(([a, lo, x, hi, y, flip]) =>
+          flip ? `${a}${hi}${y} AND ${a}${lo}${x}` : `${a}${lo}${x} and ${a} ${hi} ${y}`,
+        ),
     ),
     name: fc.constantFrom('$filter', '%24filter', '$FILTER', '$Filter'),
     wrap: fc.constantFrom('quoted', 'encoded', 'bare', 'escaped'),
@@ -244,6 +258,35 @@ describe('the quick lane of a filter that finds one entity', () => {
       replyText(syncReply(open.respond(get('/rest/Employee', `$filter="code='A1'"`))).body),
     )
     expect(plain.__ENTITIES[0].note).toBe('x')
+  })
+
+  it('answers a range of a sorted index at once, up to the rows a page holds', () => {
+    const ds = createDatastore(model, { data })
+    const quick = createRestHandler(ds)
+    const general = createRestHandler(ds, { quickReads: false })
+    const chunks = vi.spyOn(JsonChunks.prototype, 'sliceBy')
+    const read = (h: typeof quick, filter: string) =>
+      syncReply(h.respond(get('/rest/Employee', `$filter="${filter}"`)))
+    // Ann twice (ID 1 and 3) and Bob, folded, by key as the general path orders an answer.
+    const range = "name>='ann' AND name<'C'"
+    const laned = read(quick, range)
+    expect(chunks).not.toHaveBeenCalled()
+    expect(JSON.parse(replyText(laned.body)).__ENTITIES.map((e: { ID: number }) => e.ID)).toEqual([
+      1, 2, 3,
+    ])
+    expect(seen(laned)).toEqual(seen(read(general, range)))
+    // A range of more rows than a page sends is paged: the general path's.
+    // The model's default top is 100: 150 Anns more.
+    ds.loadData({
+      Employee: Array.from({ length: 150 }, (_, i) => ({ code: `N${i}`, name: 'Ann', age: 1 })),
+    })
+    const before = chunks.mock.calls.length
+    const paged = read(quick, range)
+    expect(chunks).toHaveBeenCalledTimes(before + 1)
+    chunks.mockRestore()
+    const body = JSON.parse(replyText(paged.body))
+    expect([body.__COUNT, body.__SENT]).toEqual([153, 100])
+    expect(seen(paged)).toEqual(seen(read(general, range)))
   })
 
   it('answers a unique code written folded, its envelope in the real server order', () => {

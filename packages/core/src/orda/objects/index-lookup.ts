@@ -26,8 +26,11 @@ export interface LookupTarget {
 
 /** What a prepared query reads from an index when it can, for the values of one run. */
 export interface Lookup {
-  /** Rows for `params`, or undefined when the general path must answer. */
-  rows(params: readonly unknown[]): SelectionRowIds | undefined
+  /**
+   * Rows for `params`, or undefined when the general path must answer. A range answers at most
+   * `most` rows (more are the general path's); an equality's rows are its bucket, whatever its size.
+   */
+  rows(params: readonly unknown[], most?: number): SelectionRowIds | undefined
   /**
    * For one equality: the row id of its one row, -1 for none, or undefined when `rows` must answer
    * (several rows, or the general path).

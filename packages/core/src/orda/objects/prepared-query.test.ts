@@ -128,7 +128,9 @@ const RANGES: [dataClass: string, text: string][] = [
   ['Person', 'score > :1 and score < :1'],
   ['Person', 'score > :2 and score < :1 order by name'],
   ['Person', 'age >= :1 and age < :2'],
-  ['Person', 'name >= :1 and name < :2'], // texts: the general path
+  ['Person', 'name >= :1 and name < :2'], // texts: folded as `<` compares them
+  ['Person', 'name > :1 and name <= :2 order by score'],
+  ['Person', 'nick >= :1 and nick < :2'], // no index: always the general path
   ['Person', 'score > :1 and score < :2 and age > 0'],
 ]
 
@@ -261,13 +263,34 @@ describe('PreparedQuery', () => {
     expect(direct('score >= :1 and score < :2')).toBe(true)
     expect(direct('score < 4 and score > :1')).toBe(true)
     expect(direct('age >= :1 and age < :2')).toBe(false) // a hash index only
-    expect(direct('name >= :1 and name < :2')).toBe(false) // texts
+    expect(direct('name >= :1 and name < :2')).toBe(true) // texts, folded
+    expect(direct('nick >= :1 and nick < :2')).toBe(false) // no index
     expect(direct('score > :1 and score > :2')).toBe(false)
     expect(direct('score > :1 and score < :2 and age > 0')).toBe(false)
     expect(direct('name in :1')).toBe(true)
     expect(direct('age in :1')).toBe(true)
     expect(direct('nick in :1')).toBe(false)
     expect(direct("name in ['a', 'b']")).toBe(false) // a literal list: the general path
+  })
+
+  it('gives the lookup’s selection alone when asked, never the general path’s', () => {
+    const Person = store().dataClass('Person')
+    const rows = (text: string, params: unknown[], most: number) =>
+      Person.prepare(text).lookupSelect(params, most)?.rowIds
+    const general = (text: string, params: unknown[]) => [
+      ...runQuery(Person, text, { params }).selection.rowIds,
+    ]
+    // 'o' ≤ name < 'p', folded: O@k and Oak, five rows each.
+    const range = "name >= :1 and name < 'p'"
+    expect(general(range, ['O'])).toHaveLength(10)
+    const found = rows(range, ['O'], 10)
+    expect(found && [...found]).toEqual(general(range, ['O']))
+    // More rows than asked for, a value to coerce, no index, or no lookup: undefined.
+    expect(rows(range, ['O'], 9)).toBeUndefined()
+    expect(rows('score >= :1 and score < 9', ['1'], 100)).toBeUndefined()
+    expect(rows('nick >= :1 and nick < :2', ['a', 'z'], 100)).toBeUndefined()
+    expect(rows('nick = :1', ['Oak'], 100)).toBeUndefined()
+    expect(rows('score > :1', [1], 100)).toBeUndefined()
   })
 
   it('findOne reads a one-row answer without a selection, and a longer one in its order', () => {

@@ -8,7 +8,7 @@
  * executor: the value is folded and read from the index. So does one IN given its list in a
  * placeholder (`companyId in :1`), whose values are all of the attribute's type: planning it
  * counted each value's bucket for an estimate nobody read (19% of it, CPU profile at 100k rows).
- * So does a range with both bounds on a number attribute with a sorted index
+ * So does a range with both bounds on a number or text attribute with a sorted index
  * (`salary >= :1 and salary < :2`: range-lookup.ts). Anything else (a value to coerce, wildcards,
  * null, a missing placeholder, no index) takes the general path, which is the reference for the
  * result: the tests run both on the same queries (index-lookup.ts reads the index).
@@ -172,13 +172,25 @@ export class PreparedQuery<
   }
 
   /**
+   * @internal The selection the index lookup gives for these values, or undefined when only the
+   * general path can answer: no lookup or no index now, reads through the caller's own staged
+   * writes, or a range of more than `most` rows. For a caller with a cheaper way to answer than
+   * the general path's (REST's quick lane), which must not run the general path outside its slices.
+   */
+  lookupSelect(params: readonly unknown[], most: number): EntitySelection<M, N> | undefined {
+    if (!this.direct || (openTransactions !== 0 && this.#throughOwnWrites())) return undefined
+    const rows = this.#lookupRows(params, most)
+    return rows === undefined ? undefined : this.#select(params, rows)
+  }
+
+  /**
    * The rows of the index lookup, the acting session's `restrict` applied, or undefined when the
    * general path must answer. Checks first that the acting session may query by what it reads.
    */
-  #lookupRows(params: readonly unknown[]): SelectionRowIds | undefined {
+  #lookupRows(params: readonly unknown[], most?: number): SelectionRowIds | undefined {
     const dc = this.dataClass
     this.#check()
-    const found = this.#lookup?.rows(params)
+    const found = this.#lookup?.rows(params, most)
     return found === undefined || dc.restrictFunction === undefined
       ? found
       : restrictedRows(dc as unknown as DataClass, settledRowIds(found))
