@@ -277,9 +277,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     turnSpent += performance.now() - sliceStart
   }
 
-  // Nothing checked, nothing forced: reads by key, and filters of one equality on a unique
-  // attribute or the key or of a range of a sorted index, may take the quick lanes
-  // (read-by-key.ts, one-by-filter.ts).
+  // Nothing checked, nothing forced: reads by key, and filters one index answers with no more
+  // rows than a page, may take the quick lanes (read-by-key.ts, one-by-filter.ts).
   const lanes = options.quickReads !== false && rule === undefined && !auth.forceLogin
   const byKey = lanes ? readByKeyLane(ds, basePath, writer, texts, maxReplyBytes) : undefined
   const byFilter = lanes

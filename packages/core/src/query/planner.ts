@@ -215,7 +215,7 @@ export function equalityAccess(
 }
 
 /** How many rows hold `key`, through `via` (an exact count: the planner's estimate). */
-function equalCount(table: Table, name: string, via: EqualityAccess, key: SortKey): number {
+export function equalCount(table: Table, name: string, via: EqualityAccess, key: SortKey): number {
   if (via === 'key') return table.rowIdOf(key as KeyValue) === undefined ? 0 : 1
   const ix = table.indexes.of(name)!
   if (via === 'hash') return ix.hash!.count(key)

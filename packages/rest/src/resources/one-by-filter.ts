@@ -1,25 +1,26 @@
 /**
- * @module The quick lane of a filter an index answers at once: at most one entity through a unique
- * index (`GET /rest/Person?$filter="code='C0012345'"`: a unique code, the key), or a range of one
- * sorted index with both bounds (`$filter="code>='C1' AND code<'C2'"`) holding no more entities
- * than a page sends, for a datastore where nothing is checked, as read-by-key.ts's lane: the
- * selection's envelope and its members are written at once, without the machinery the general
- * path runs for every query (its parameters read whole, its time budget, its slices, a 4D process,
- * the plan, the page a reply keeps, the reply's chunks). That machinery is small in process (16 µs
- * a request) but not under a server, where the other work between two requests evicts it from the
- * caches: with 2 MB read between two requests it took 22–26 µs, with 8 MB 33–73. A 20-row range
- * took 26 µs of it in process, more than its rows.
+ * @module The quick lane of a filter an index answers at once, holding no more entities than a
+ * page sends: an equality (`GET /rest/Person?$filter="code='C0012345'"`, a unique code, the key;
+ * `$filter="employerID=3"`, the rows of one parent) or a range of one sorted index with both bounds
+ * (`$filter="code>='C1' AND code<'C2'"`), for a datastore where nothing is checked, as
+ * read-by-key.ts's lane: the selection's envelope and its members are written at once, without
+ * the machinery the general path runs for every query (its parameters read whole, its time budget,
+ * its slices, a 4D process, the plan, the page a reply keeps, the reply's chunks). That machinery
+ * is small in process (16 µs a request) but not under a server, where the other work between two
+ * requests evicts it from the caches: with 2 MB read between two requests it took 22–26 µs, with
+ * 8 MB 33–73. A 20-row range took 26 µs of it in process, more than its rows.
  *
  * Only what the lane can tell is cheap and answered the same takes it: a query string that is one
- * `$filter` and nothing else, whose filter is one `=` or `===` of the key or a unique attribute
- * with a number or a text without a wildcard (`@`), or a lower and an upper bound of one attribute
+ * `$filter` and nothing else, whose filter is one `=` or `===` of one stored attribute with a
+ * number or a text without a wildcard (`@`), or a lower and an upper bound of one attribute
  * (`>`/`>=` and `<`/`<=`), which an index answers now (a prepared query's direct lookup: core's
- * index-lookup.ts and range-lookup.ts), found to hold at most one row (what uniqueness, checked
- * folded as the equality compares, promises; asked all the same) or, for a range, at most the
- * dataclass's default top (the rows a page holds: a larger range is paged, the general path's),
- * written in full (no computed attribute shown). Anything else (an error of any kind included)
- * returns undefined, and the general path answers the request from the start, so every other
- * reply is its own. A property test holds the two to the same replies (one-by-filter.prop.test.ts).
+ * index-lookup.ts and range-lookup.ts), found to hold at most one row for the key or a unique
+ * attribute (what uniqueness, checked folded as the equality compares, promises; asked all the
+ * same) and otherwise at most the dataclass's default top (the rows a page holds, counted in the
+ * index before any is read: more are paged, the general path's), written in full (no computed
+ * attribute shown). Anything else (an error of any kind included) returns undefined, and the
+ * general path answers the request from the start, so every other reply is its own. A property
+ * test holds the two to the same replies (one-by-filter.prop.test.ts).
  */
 import {
   filterSize,
@@ -56,19 +57,19 @@ function onlyFilter(query: string): string | undefined {
 }
 
 /**
- * Whether `c` compares the key or a unique attribute of `def` with a value the index lookup reads
- * as it is. Unique: an equality on other values could hold many rows, which the lookup would copy
- * (a sorted index's run of them) only for the general path to answer.
+ * What `c` compares, when it is an equality of one stored attribute of `def` with a value the
+ * index lookup reads as it is: `unique` for the key or a unique attribute (one row at most),
+ * `many` for any other (rows counted against a page before they are read).
  */
-function uniqueEquality(c: ComparisonNode, def: DataClassDef): boolean {
-  if (c.op !== 'eq' && c.op !== 'strictEq') return false
-  if (c.path.kind !== 'AttributePath' || c.path.segments.length !== 1) return false
-  const name = c.path.segments[0]!.name
-  const attr = def.storage.find((a) => a.name === name)
-  if (attr === undefined || !(attr.unique || attr === def.key)) return false
+function equality(c: ComparisonNode, def: DataClassDef): 'unique' | 'many' | undefined {
+  if (c.op !== 'eq' && c.op !== 'strictEq') return undefined
+  const name = attributeOf(c)
+  const attr = name === undefined ? undefined : def.storage.find((a) => a.name === name)
+  if (attr === undefined) return undefined
   const v = c.value
-  if (v.kind !== 'Literal') return false
-  return v.type === 'number' || (v.type === 'string' && !v.value.includes('@'))
+  if (v.kind !== 'Literal') return undefined
+  if (v.type !== 'number' && (v.type !== 'string' || v.value.includes('@'))) return undefined
+  return attr.unique || attr === def.key ? 'unique' : 'many'
 }
 
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
@@ -120,8 +121,9 @@ export function oneByFilterLane(
       const node = parseCached(filter, '$filter')
       const f = node.filter
       if (node.orderBy.length > 0 || f === null) return undefined
-      const unique = f.kind === 'Comparison' && uniqueEquality(f, dc.def)
-      if (!unique && !boundPair(f)) return undefined
+      const equal = f.kind === 'Comparison' ? equality(f, dc.def) : undefined
+      if (equal === undefined && !boundPair(f)) return undefined
+      const unique = equal === 'unique'
       // Within the query limits as the general path reads them (an embedder may set them low).
       if (filterSize(f).depth > limits.maxFilterDepth) return undefined
       // An index still being built is as if absent here: the general path waits for it.

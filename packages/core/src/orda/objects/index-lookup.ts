@@ -14,7 +14,13 @@ import type { SortKey } from '../../values/compare.js'
 import { fold, foldLatin1 } from '../../values/fold.js'
 import type { AttributeIndexes } from '../../indexes/index-set.js'
 import type { SelectionRowIds } from '../../sets/row-ids.js'
-import { equalityAccess, equalRows, equalRowsOf, type EqualityAccess } from '../../query/planner.js'
+import {
+  equalCount,
+  equalityAccess,
+  equalRows,
+  equalRowsOf,
+  type EqualityAccess,
+} from '../../query/planner.js'
 import type { KeptReads } from '../../query/kept-reads.js'
 
 /** What a lookup reads of its dataclass (a DataClass is one). */
@@ -27,8 +33,8 @@ export interface LookupTarget {
 /** What a prepared query reads from an index when it can, for the values of one run. */
 export interface Lookup {
   /**
-   * Rows for `params`, or undefined when the general path must answer. A range answers at most
-   * `most` rows (more are the general path's); an equality's rows are its bucket, whatever its size.
+   * Rows for `params`, or undefined when the general path must answer; with `most`, also when more
+   * rows than that match (counted first: an index's bucket or range is not copied to be refused).
    */
   rows(params: readonly unknown[], most?: number): SelectionRowIds | undefined
   /**
@@ -96,10 +102,15 @@ export function indexLookup(
   }
   if (list)
     return {
-      rows(params) {
+      rows(params, most) {
         const keys = distinctKeys(read(params), keyOf)
         const through = keys && access()
         if (!through) return undefined
+        if (most !== undefined) {
+          let n = 0
+          for (const k of keys!) n += equalCount(table, attr.name, through, k)
+          if (n > most) return undefined
+        }
         // Through a hash index the buckets are lent, copied only if the selection is read.
         return through === 'hash'
           ? ix!.hash!.lendRowsOf(keys!)
@@ -108,11 +119,13 @@ export function indexLookup(
       indexed: () => access() !== undefined,
     }
   return {
-    rows(params) {
+    rows(params, most) {
       const key = keyOf(read(params))
       if (key === undefined) return undefined
       const through = access()
-      return through && equalRows(table, ix, through, key)
+      if (through === undefined) return undefined
+      if (most !== undefined && equalCount(table, attr.name, through, key) > most) return undefined
+      return equalRows(table, ix, through, key)
     },
     one(params) {
       const key = keyOf(read(params))

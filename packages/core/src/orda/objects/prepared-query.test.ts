@@ -287,6 +287,13 @@ describe('PreparedQuery', () => {
     expect(found && [...found]).toEqual(general(range, ['O']))
     // More rows than asked for, a value to coerce, no index, or no lookup: undefined.
     expect(rows(range, ['O'], 9)).toBeUndefined()
+    // An equality's bucket is counted before it is read: Oak five times.
+    expect([...(rows('name = :1', ['oak'], 5) ?? [])]).toEqual(general('name = :1', ['oak']))
+    expect(general('name = :1', ['oak'])).toHaveLength(5)
+    expect(rows('name = :1', ['oak'], 4)).toBeUndefined()
+    // Oak five times, Smith and smith five each, folded alike.
+    expect(rows('name in :1', [['oak', 'smith']], 14)).toBeUndefined()
+    expect(rows('name in :1', [['oak', 'smith']], 15)?.length).toBe(15)
     expect(rows('score >= :1 and score < 9', ['1'], 100)).toBeUndefined()
     expect(rows('nick >= :1 and nick < :2', ['a', 'z'], 100)).toBeUndefined()
     expect(rows('nick = :1', ['Oak'], 100)).toBeUndefined()
