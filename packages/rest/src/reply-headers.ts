@@ -5,7 +5,7 @@
  */
 import type { RestReply, RestRequest } from './exchange.js'
 import { ALLOWED_METHODS, type Reply } from './reply.js'
-import { utf8Bytes } from './serialize/reply-parts.js'
+import { utf8Bytes } from './serialize/utf8-bytes.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -48,10 +48,18 @@ const FORMAT: Readonly<Record<PictureType, string>> = {
   'image/tiff': 'tiff',
 }
 
+/**
+ * sharp, by a name no bundler follows: a bundle for a page (or a worker, or an edge runtime) must
+ * not take in a native module's loader, which imports Node's own (`node:os`, `fs`…) and stopped
+ * esbuild; there the import fails on the first conversion, answered with the error below.
+ */
+const SHARP = 'sharp'
+const loadSharp = (): Promise<unknown> => import(/* @vite-ignore */ SHARP)
+
 /** The converter made with sharp, loaded on the first call (once: a failure is kept, not retried). */
 export function sharpConverter(options: SharpConverterOptions = {}): PictureConverter {
   const maxPixels = options.maxPixels ?? 40_000_000
-  const load = options.load ?? (() => import('sharp'))
+  const load = options.load ?? loadSharp
   let loaded: Promise<Sharp | Error> | undefined
   const sharp = (): Promise<Sharp | Error> =>
     (loaded ??= load().then(

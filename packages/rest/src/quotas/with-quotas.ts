@@ -28,7 +28,7 @@ import {
   type RestStream,
 } from '../exchange.js'
 import { LRUCache } from 'lru-cache'
-import { utf8Bytes } from '../serialize/reply-parts.js'
+import { utf8Bytes } from '../serialize/utf8-bytes.js'
 import { readCookie } from '../sessions/cookie.js'
 import { RateCounts, type Measure, type Reached } from './quota-windows.js'
 import type { SharedCounts } from './shared-counts.js'

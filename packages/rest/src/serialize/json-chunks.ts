@@ -22,10 +22,10 @@
  * it runs (a computed attribute) hold in its last piece as in its first.
  */
 import { actingNow, datastoreError, runActor } from '@entistore/core'
+import { utf8Bytes } from './utf8-bytes.js'
 import {
   PartsSize,
   PartsText,
-  utf8Bytes,
   WrittenTexts,
   type Expand,
   type Part,

@@ -28,6 +28,7 @@
  */
 import { spendBudget, type Entity } from '@entistore/core'
 import type { Projection } from './projection.js'
+import { utf8Bytes } from './utf8-bytes.js'
 
 /** A related entity written out inside the text around it, in the `__ENTITIES` member form. */
 export interface Nested {
@@ -43,11 +44,6 @@ export type Part = string | Nested
  * (its size is then bounded by the entity's own), else its parts.
  */
 export type Expand = (nested: Nested) => string | Iterator<Part>
-
-/** The bytes `text` takes in UTF-8: its length, plus one or two for each character past ASCII. */
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8')
-}
 
 /** The most characters of one related entity's text kept to write again (`WrittenTexts`). */
 export const KEPT_TEXT_CHARS = 256 * 1024
