@@ -1,0 +1,140 @@
+/**
+ * `entistore/msw` in a page (issue 81): the entry bundled for the browser with core and
+ * `msw/browser` (esbuild, not a warning, no Node module), its handlers given to `setupWorker` in
+ * Chromium, and a front end's calls answered by the service worker with no backend at all: the
+ * page's static files are the only thing served. A login, then filtered reads, a create, a class
+ * function and an entity set, the session kept between calls as the page's cookie would be.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
+import { build } from 'esbuild'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launchChromium, root } from '../explorer/chromium.fixture.js'
+
+const APP = `
+import { createDatastore } from '@entistore/core'
+import { restHandlers } from 'entistore/msw'
+import { setupWorker } from 'msw/browser'
+const model = {
+  __NAME: 'shop',
+  dataClasses: [{
+    name: 'Item',
+    attributes: [
+      { name: 'ID', type: 'long', autosequence: true },
+      { name: 'name', type: 'string', indexed: true },
+      { name: 'price', type: 'number' },
+    ],
+  }],
+}
+const functions = {
+  dataClasses: {
+    Item: { dataClass: { cheapest: { exposed: true, call() { return this.query('price < 4').length } } } },
+  },
+}
+const data = { Item: [{ name: 'pen', price: 2 }, { name: 'ink', price: 5 }, { name: 'pad', price: 3 }] }
+const handlers = restHandlers(createDatastore(model, { data, functions }), {
+  authenticate: ({ user, password }) => (password === 'secret' ? { name: user } : null),
+  forceLogin: true,
+})
+globalThis.ready = setupWorker(...handlers).start({ quiet: true }).then(() => true)
+globalThis.reset = () => handlers.reset()
+`
+
+/** The app's bundle for the page, and esbuild's warnings. */
+async function bundle() {
+  const out = await build({
+    stdin: { contents: APP, resolveDir: root, loader: 'js' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    conditions: ['source'],
+  })
+  return { text: out.outputFiles[0]!.text, warnings: out.warnings }
+}
+
+type Answer = { status: number; body: any }
+
+describe.skipIf(!chromiumAvailable)('entistore/msw in Chromium, through setupWorker', () => {
+  let files: Server
+  let browser: Browser
+  let page: Page
+  beforeAll(async () => {
+    const { text, warnings } = await bundle()
+    expect(warnings).toEqual([])
+    const worker = readFileSync(`${root}node_modules/msw/lib/mockServiceWorker.js`, 'utf8')
+    const served: Record<string, [string, string]> = {
+      '/': [
+        'text/html',
+        '<!doctype html><title>shop</title><script type="module" src="/app.js"></script>',
+      ],
+      '/app.js': ['text/javascript', text],
+      '/mockServiceWorker.js': ['text/javascript', worker],
+    }
+    // The page's static files, and nothing else: every /rest/ call is the worker's to answer.
+    files = createServer((req, res) => {
+      const file = served[req.url ?? '']
+      res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' })
+      res.end(file?.[1] ?? 'not found')
+    })
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
+    browser = await launchChromium()
+    page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
+    await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
+    await page.evaluate(() => (globalThis as unknown as { ready: Promise<boolean> }).ready)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise((resolve) => files?.close(resolve))
+  })
+
+  const call = (path: string, init?: { method: string; body?: string; headers?: object }) =>
+    page.evaluate(
+      async ([p, i]): Promise<Answer> => {
+        const res = await fetch(p, {
+          ...i,
+          headers: { 'content-type': 'application/json', ...(i?.headers ?? {}) },
+        })
+        return { status: res.status, body: await res.json() }
+      },
+      [path, init] as const,
+    )
+  const login = () =>
+    call('/rest/$directory/login', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'username-4d': 'ada', 'password-4d': 'secret' },
+    })
+
+  it('refuses a read before the login, then answers as the session the login opened', async () => {
+    await page.evaluate(() => (globalThis as unknown as { reset: () => void }).reset())
+    expect((await call('/rest/Item')).status).toBe(401)
+    expect((await login()).status).toBe(200)
+    const cheap = await call(`/rest/Item?$filter="price<4"&$orderby="name"`)
+    expect(cheap.body.__ENTITIES.map((e: { name: string }) => e.name)).toEqual(['pad', 'pen'])
+    const made = await call('/rest/Item?$method=update', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'nib', price: 1 }),
+    })
+    expect(made.status).toBe(200)
+    expect((await call(`/rest/Item(${made.body.__KEY})`)).body.name).toBe('nib')
+    expect((await call('/rest/Item/cheapest', { method: 'POST', body: '[]' })).body).toEqual({
+      result: 3,
+    })
+    const set = await call(`/rest/Item?$filter="price>2"&$method=entityset`)
+    const uri: string = set.body.__ENTITYSET
+    expect((await call(uri.slice(uri.indexOf('/rest/')))).body.__COUNT).toBe(2)
+  })
+
+  it('puts the data back and forgets the session at reset', async () => {
+    await page.evaluate(() => (globalThis as unknown as { reset: () => void }).reset())
+    expect((await call('/rest/Item')).status).toBe(401)
+    await login()
+    expect((await call('/rest/Item')).body.__COUNT).toBe(3)
+  })
+})
