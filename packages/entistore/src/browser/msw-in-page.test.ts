@@ -1,13 +1,14 @@
 /**
  * `entistore/msw` in a page (issue 81): the entry bundled for the browser with core and
- * `msw/browser` (esbuild, not a warning, no Node module), its handlers given to `setupWorker` in
+ * `msw/browser` (by esbuild, and by Vite with Rollup: not a warning, no Node module), its handlers given to `setupWorker` in
  * Chromium, and a front end's calls answered by the service worker with no backend at all: the
  * page's static files are the only thing served. A login, then filtered reads, a create, a class
  * function and an entity set, the session kept between calls as the page's cookie would be.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,8 +43,8 @@ globalThis.ready = setupWorker(...handlers).start({ quiet: true }).then(() => tr
 globalThis.reset = () => handlers.reset()
 `
 
-/** The app's bundle for the page, and esbuild's warnings. */
-async function bundle() {
+/** The app's bundle for the page by esbuild, and what esbuild warned of. */
+async function esbuildBundle(): Promise<{ text: string; warnings: unknown[] }> {
   const out = await build({
     stdin: { contents: APP, resolveDir: root, loader: 'js' },
     bundle: true,
@@ -57,12 +58,51 @@ async function bundle() {
   return { text: out.outputFiles[0]!.text, warnings: out.warnings }
 }
 
+/** The same by Vite (Rollup underneath), with every warning its logger and Rollup gave. */
+async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
+  const { build: viteBuild, createLogger } = await import('vite')
+  // Inside the repository, where the packages resolve as they do for an app that installed them.
+  const cache = join(root, 'node_modules/.cache')
+  mkdirSync(cache, { recursive: true })
+  const dir = mkdtempSync(join(cache, 'entistore-vite-'))
+  const warnings: unknown[] = []
+  const logger = createLogger('warn')
+  logger.warn = (m) => warnings.push(m)
+  logger.warnOnce = (m) => warnings.push(m)
+  logger.error = (m) => warnings.push(m)
+  try {
+    writeFileSync(join(dir, 'app.js'), APP)
+    const out = await viteBuild({
+      root: dir,
+      configFile: false,
+      customLogger: logger,
+      logLevel: 'warn',
+      resolve: { conditions: ['source', 'module', 'browser', 'production'] },
+      // What an app's build defines (a library build leaves it to the app): msw reads it.
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        write: false,
+        lib: { entry: join(dir, 'app.js'), formats: ['es'], fileName: 'app' },
+        rollupOptions: { onwarn: (w) => warnings.push(w.message) },
+      },
+    })
+    const chunk = (Array.isArray(out) ? out[0]! : out) as { output: { code?: string }[] }
+    return { text: chunk.output[0]!.code!, warnings }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 type Answer = { status: number; body: any }
 
-describe.skipIf(!chromiumAvailable)('entistore/msw in Chromium, through setupWorker', () => {
+describe.skipIf(!chromiumAvailable).each([
+  ['esbuild', esbuildBundle],
+  ['Vite', viteBundle],
+])('entistore/msw bundled by %s, in Chromium through setupWorker', (_, bundle) => {
   let files: Server
   let browser: Browser
   let page: Page
+  const pageErrors: string[] = []
   beforeAll(async () => {
     const { text, warnings } = await bundle()
     expect(warnings).toEqual([])
@@ -84,13 +124,15 @@ describe.skipIf(!chromiumAvailable)('entistore/msw in Chromium, through setupWor
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
     browser = await launchChromium()
     page = await browser.newPage()
+    page.on('pageerror', (error) => pageErrors.push(error.message))
     await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
     await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
     await page.evaluate(() => (globalThis as unknown as { ready: Promise<boolean> }).ready)
+    expect(pageErrors).toEqual([])
   })
   afterAll(async () => {
     await browser?.close()
-    await new Promise((resolve) => files?.close(resolve))
+    if (files) await new Promise((resolve) => files.close(resolve))
   })
 
   const call = (path: string, init?: { method: string; body?: string; headers?: object }) =>
