@@ -13,12 +13,15 @@
  *   feature (what a user of the library gets), and, with `clone`, `npm ci` in a fresh clone of
  *   the repository's last commit (what a contributor gets): megabytes, packages and seconds, with
  *   the goals (≤ 10 MB; ≤ 200 MB and ≤ 25 s). Both need the npm registry.
+ * - In a page: core, rest and `entistore/msw` bundled for the browser (page-bundles.ts),
+ *   minified and gzipped, against the goal (≤ 250 KB gzipped).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { PAGE_BUNDLES, weigh } from '../page-bundles.ts'
 import { ms, table } from '../report.ts'
 import { median } from '../timing.ts'
 
@@ -38,6 +41,24 @@ export async function runNewcomerSuite(options: NewcomerOptions): Promise<void> 
   await start(options.reps)
   usageErrors()
   footprint(options.clone)
+  await inAPage()
+}
+
+/** The engine in a page (issue 81): the bundles of page-bundles.ts, minified and gzipped. */
+async function inAPage(): Promise<void> {
+  const kb = (bytes: number): string => (bytes / 1024).toFixed(0)
+  const rows: string[][] = []
+  for (const bundle of PAGE_BUNDLES) {
+    const size = await weigh(bundle)
+    const verdict =
+      bundle.goalKb === undefined
+        ? ''
+        : `≤ ${bundle.goalKb} KB gzipped: ${size.gzipped <= bundle.goalKb * 1024 ? 'PASS' : 'MISS'}`
+    const warned = size.warnings.length === 0 ? '' : ` (${size.warnings.length} warnings)`
+    rows.push([bundle.what, kb(size.minified), kb(size.gzipped), verdict + warned])
+  }
+  console.log('\nIn a page (esbuild, for the browser, minified; KB)')
+  console.log(table(['bundle', 'minified', 'gzipped', 'goal'], rows, ['l', 'r', 'r', 'l']))
 }
 
 /** The wall time of one process from spawn to exit, in ms. */
