@@ -53,7 +53,7 @@ node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.json --typeRoots "$repo
 node out/smoke.js "$repo/examples/company/model.json" "$repo/examples/company/data.json"
 # entistore/msw as a front end installs it: the tarballs and msw, no server process.
 npm install --no-audit --no-fund --silent msw@3
-cp "$repo/.ci/pack-smoke/msw-smoke.mjs" .
+cp "$repo/.ci/pack-smoke/msw-smoke.mjs" "$repo/packages/entistore/src/browser/shop.json" .
 node msw-smoke.mjs
 
 # The installed CLI, as `npx entistore` finds it in the scratch project.

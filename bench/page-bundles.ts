@@ -6,10 +6,7 @@
  * `entistore/msw` imports, and msw's browser half alone, are given beside it.
  */
 import { gzipSync } from 'node:zlib'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
+import { bundleForPage } from '../packages/entistore/src/browser/page-bundle.fixture.ts'
 
 /** A bundle the suite weighs: what an app imports, and what it leaves to the app. */
 export interface PageBundle {
@@ -18,6 +15,10 @@ export interface PageBundle {
   readonly external: readonly string[]
   readonly goalKb?: number
 }
+
+const WITH_MSW_ENTRY = `import { createDatastore } from '@entistore/core'
+import { restHandlers } from 'entistore/msw'
+globalThis.used = [createDatastore, restHandlers]`
 
 export const PAGE_BUNDLES: readonly PageBundle[] = [
   {
@@ -29,17 +30,13 @@ globalThis.used = [createDatastore, createRestHandler]`,
   },
   {
     what: 'core, rest and `entistore/msw`, msw left to the app',
-    imports: `import { createDatastore } from '@entistore/core'
-import { restHandlers } from 'entistore/msw'
-globalThis.used = [createDatastore, restHandlers]`,
+    imports: WITH_MSW_ENTRY,
     external: ['msw'],
     goalKb: 250,
   },
   {
     what: 'the same with the part of msw `entistore/msw` imports',
-    imports: `import { createDatastore } from '@entistore/core'
-import { restHandlers } from 'entistore/msw'
-globalThis.used = [createDatastore, restHandlers]`,
+    imports: WITH_MSW_ENTRY,
     external: [],
   },
   {
@@ -60,21 +57,6 @@ export interface PageBundleSize {
 
 /** `bundle` built for a page from the packages' builds (`dist`), and its sizes in bytes. */
 export async function weigh(bundle: PageBundle): Promise<PageBundleSize> {
-  const out = await build({
-    stdin: { contents: bundle.imports, resolveDir: root, loader: 'js' },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-    external: [...bundle.external],
-    define: { 'process.env.NODE_ENV': '"production"' },
-  })
-  const code = out.outputFiles[0]!.contents
-  return {
-    minified: code.length,
-    gzipped: gzipSync(code, { level: 9 }).length,
-    warnings: out.warnings.map((w) => w.text),
-  }
+  const { code, warnings } = await bundleForPage(bundle.imports, { external: bundle.external })
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, warnings }
 }

@@ -4,6 +4,8 @@
  * login and what it opens (a filtered read, a create and its read), an entity set, the reset.
  * msw 3 runs on Node 22 and later: on an older Node this says so and checks nothing.
  */
+import { readFileSync } from 'node:fs'
+
 if (Number(process.versions.node.split('.')[0]) < 22) {
   console.log(`msw smoke: msw 3 needs Node 22 or later, not ${process.version}: skipped`)
   process.exit(0)
@@ -13,25 +15,8 @@ const { createDatastore } = await import('@entistore/core')
 const { restHandlers } = await import('entistore/msw')
 const { setupServer } = await import('msw/node')
 
-const model = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string', indexed: true },
-        { name: 'price', type: 'number' },
-      ],
-    },
-  ],
-}
-const data = {
-  Item: [
-    { name: 'pen', price: 2 },
-    { name: 'ink', price: 5 },
-  ],
-}
+// The shop of packages/entistore/src/browser/shop.json, copied beside this script.
+const { model, data } = JSON.parse(readFileSync(new URL('./shop.json', import.meta.url), 'utf8'))
 const API = 'https://api.shop.test'
 const handlers = restHandlers(createDatastore(model, { data }), {
   baseUrl: API,
@@ -73,7 +58,7 @@ try {
   )
   const set = await call(`/rest/Item?$filter="price<9"&$method=entityset`)
   const uri = String(set.body.__ENTITYSET)
-  check('an entity set', (await call(uri.slice(uri.indexOf('/rest/')))).body.__COUNT === 3)
+  check('an entity set', (await call(uri.slice(uri.indexOf('/rest/')))).body.__COUNT === 4)
   handlers.reset()
   check('the reset forgets the session', (await call('/rest/Item')).status === 401)
 } finally {

@@ -4,10 +4,10 @@
  * `Request` handed to `createRestHandler(ds).fetch` reads, filters, pages, writes and refuses as
  * on Node. The general path's reply (chunks counted against their limit) and the quick lanes both.
  */
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, root } from '../explorer/chromium.fixture.js'
+import { chromiumAvailable, launchChromium } from '../explorer/chromium.fixture.js'
+import { bundleForPage } from './page-bundle.fixture.js'
 
 const ENTRY = `
 import { createDatastore } from '@entistore/core'
@@ -36,28 +36,13 @@ globalThis.ask = async (path, init) => {
 }
 `
 
-/** The bundle for a page: its text, and what esbuild said about it. */
-async function bundle() {
-  const out = await build({
-    stdin: { contents: ENTRY, resolveDir: root, loader: 'js' },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-    conditions: ['source'],
-  })
-  return { text: out.outputFiles[0]!.text, warnings: out.warnings }
-}
-
 type Answer = { status: number; body: Record<string, unknown>; internal: string[] }
 
 describe.skipIf(!chromiumAvailable)('the engine bundled for a page, in Chromium', () => {
   let browser: Browser
   let page: Page
   beforeAll(async () => {
-    const { text, warnings } = await bundle()
+    const { text, warnings } = await bundleForPage(ENTRY, { source: true })
     expect(warnings).toEqual([])
     browser = await launchChromium()
     page = await browser.newPage()

@@ -4,32 +4,17 @@
  * a login and what it opens, an entity set), the session kept between calls as a browser would
  * keep its cookie, `reset()` between tests, and every other request left to the next handler.
  */
-import { createDatastore, type ModelJson } from '@entistore/core'
+import { readFileSync } from 'node:fs'
+import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { restHandlers } from './msw-handlers.js'
 
-const model: ModelJson = {
-  __NAME: 'shop',
-  dataClasses: [
-    {
-      name: 'Item',
-      attributes: [
-        { name: 'ID', type: 'long', autosequence: true },
-        { name: 'name', type: 'string', indexed: true },
-        { name: 'price', type: 'number' },
-      ],
-    },
-  ],
-}
-const data = {
-  Item: [
-    { name: 'pen', price: 2 },
-    { name: 'ink', price: 5 },
-    { name: 'pad', price: 3 },
-  ],
-}
+// The shop the page's test and the packed tarballs' smoke serve too: three items, a model of one class.
+const { model, data } = JSON.parse(
+  readFileSync(new URL('./shop.json', import.meta.url), 'utf8'),
+) as { model: ModelJson; data: DataFile }
 
 const API = 'https://api.shop.test'
 const handlers = restHandlers(

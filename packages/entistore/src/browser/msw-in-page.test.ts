@@ -9,32 +9,21 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, root } from '../explorer/chromium.fixture.js'
+import { bundleForPage } from './page-bundle.fixture.js'
 
 const APP = `
 import { createDatastore } from '@entistore/core'
 import { restHandlers } from 'entistore/msw'
 import { setupWorker } from 'msw/browser'
-const model = {
-  __NAME: 'shop',
-  dataClasses: [{
-    name: 'Item',
-    attributes: [
-      { name: 'ID', type: 'long', autosequence: true },
-      { name: 'name', type: 'string', indexed: true },
-      { name: 'price', type: 'number' },
-    ],
-  }],
-}
+const { model, data } = ${readFileSync(new URL('./shop.json', import.meta.url), 'utf8')}
 const functions = {
   dataClasses: {
     Item: { dataClass: { cheapest: { exposed: true, call() { return this.query('price < 4').length } } } },
   },
 }
-const data = { Item: [{ name: 'pen', price: 2 }, { name: 'ink', price: 5 }, { name: 'pad', price: 3 }] }
 const handlers = restHandlers(createDatastore(model, { data, functions }), {
   authenticate: ({ user, password }) => (password === 'secret' ? { name: user } : null),
   forceLogin: true,
@@ -44,19 +33,7 @@ globalThis.reset = () => handlers.reset()
 `
 
 /** The app's bundle for the page by esbuild, and what esbuild warned of. */
-async function esbuildBundle(): Promise<{ text: string; warnings: unknown[] }> {
-  const out = await build({
-    stdin: { contents: APP, resolveDir: root, loader: 'js' },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-    conditions: ['source'],
-  })
-  return { text: out.outputFiles[0]!.text, warnings: out.warnings }
-}
+const esbuildBundle = () => bundleForPage(APP, { source: true })
 
 /** The same by Vite (Rollup underneath), with every warning its logger and Rollup gave. */
 async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {

@@ -260,13 +260,19 @@ describe('the quick lane of a filter an index answers', () => {
     expect(plain.__ENTITIES[0].note).toBe('x')
   })
 
-  it('answers an equality of repeated values at once, up to the rows a page holds', () => {
+  /** A datastore, a handler with the lane and one without, the chunks' spy, a filtered read. */
+  const bothPaths = () => {
     const ds = createDatastore(model, { data })
     const quick = createRestHandler(ds)
     const general = createRestHandler(ds, { quickReads: false })
     const chunks = vi.spyOn(JsonChunks.prototype, 'sliceBy')
     const read = (h: typeof quick, filter: string) =>
       syncReply(h.respond(get('/rest/Employee', `$filter="${filter}"`)))
+    return { ds, quick, general, chunks, read }
+  }
+
+  it('answers an equality of repeated values at once, up to the rows a page holds', () => {
+    const { ds, quick, general, chunks, read } = bothPaths()
     for (const filter of ["name='ann'", 'age=30', "name='Nobody'"]) {
       const laned = read(quick, filter)
       expect(chunks, filter).not.toHaveBeenCalled()
@@ -285,12 +291,7 @@ describe('the quick lane of a filter an index answers', () => {
   })
 
   it('answers a range of a sorted index at once, up to the rows a page holds', () => {
-    const ds = createDatastore(model, { data })
-    const quick = createRestHandler(ds)
-    const general = createRestHandler(ds, { quickReads: false })
-    const chunks = vi.spyOn(JsonChunks.prototype, 'sliceBy')
-    const read = (h: typeof quick, filter: string) =>
-      syncReply(h.respond(get('/rest/Employee', `$filter="${filter}"`)))
+    const { ds, quick, general, chunks, read } = bothPaths()
     // Ann twice (ID 1 and 3) and Bob, folded, by key as the general path orders an answer.
     const range = "name>='ann' AND name<'C'"
     const laned = read(quick, range)
