@@ -5,7 +5,14 @@
  * keep its cookie, `reset()` between tests, and every other request left to the next handler.
  */
 import { readFileSync } from 'node:fs'
-import { createDatastore, type DataFile, type ModelJson } from '@entistore/core'
+import {
+  createDatastore,
+  IncomingMessage,
+  OutgoingMessage,
+  singleton,
+  type DataFile,
+  type ModelJson,
+} from '@entistore/core'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -117,6 +124,37 @@ describe.skipIf(oldNode)('restHandlers in Node, through msw/node', () => {
 
   it('leaves a request the interface does not answer to the next handler', async () => {
     expect(await (await fetch(`${API}/health`)).text()).toBe('ok')
+  })
+
+  it('answers a project’s HTTP request handler outside /rest, and nothing else there', async () => {
+    const files = restHandlers(
+      createDatastore(model, {
+        data,
+        functions: {
+          singletons: {
+            Files: singleton(() => ({}), {
+              put: {
+                call: (request: IncomingMessage) =>
+                  new OutgoingMessage().setBody(`${request.verb} ${request.getText()}`),
+              },
+            }),
+          },
+        },
+      }),
+      {
+        baseUrl: 'https://files.test',
+        handlers: [{ class: 'Files', method: 'put', pattern: 'files' }],
+      },
+    )
+    // The entistore handlers first: a path neither REST's nor a handler's goes on to the next.
+    server.use(
+      ...files,
+      http.get('https://files.test/elsewhere', () => HttpResponse.text('next')),
+    )
+    const put = await fetch('https://files.test/files/a.txt', { method: 'PUT', body: 'hello' })
+    expect(await put.text()).toBe('PUT hello')
+    expect(await (await fetch('https://files.test/elsewhere')).text()).toBe('next')
+    server.resetHandlers()
   })
 
   it('sends a cookie of the request’s own rather than the one it keeps', async () => {
