@@ -26,6 +26,7 @@ import { createDatastore } from './persist/create-datastore.js'
 import { serve, type RunningServer, type ServeOptions } from './serve/serve.js'
 import type { ProjectTests, ProjectTestsOptions } from './testing/project-tests.js'
 import type { TestApi } from './testing/run-project-tests.js'
+import { resetDatastore, type ResetOptions } from './reset.js'
 
 export type { ProjectTests, ProjectTestsOptions, TestApi }
 export type {
@@ -77,10 +78,7 @@ export type FixtureOptions = FixtureSource & {
   readonly onNote?: (note: string) => void
 }
 
-export interface ResetOptions {
-  /** Keep the sessions open (a login made in `beforeAll` survives). @default false: all closed */
-  readonly keepSessions?: boolean
-}
+export type { ResetOptions }
 
 /** What both fixtures have: the datastore and the reset. */
 export interface FixtureBase {
@@ -180,13 +178,7 @@ async function loadFixture(options: FixtureOptions): Promise<FixtureBase> {
   return {
     ds,
     initial,
-    reset(resetOptions = {}) {
-      ds.restore(initial)
-      // Singletons hold state the tests changed too: made again on their next use.
-      ds.functions.resetSingletons()
-      // A custom session store may not offer closeAll: its sessions are its own business.
-      if (!resetOptions.keepSessions) ds.sessions.closeAll?.()
-    },
+    reset: (resetOptions) => resetDatastore(ds, initial, resetOptions),
   }
 }
 

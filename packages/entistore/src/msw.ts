@@ -11,4 +11,5 @@
  * await setupWorker(...handlers).start()
  */
 export { restHandlers } from './browser/msw-handlers.js'
-export type { ResetOptions, RestHandlers, RestHandlersOptions } from './browser/msw-handlers.js'
+export type { RestHandlers, RestHandlersOptions } from './browser/msw-handlers.js'
+export type { ResetOptions } from './reset.js'

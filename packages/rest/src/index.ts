@@ -7,6 +7,8 @@
 export { createRestHandler } from './handler.js'
 export type { RestHandler, RestHandlerOptions } from './handler.js'
 export { isLoopbackOrigin } from './cors.js'
+export { isUnder, serves } from './adapters/mount.js'
+export type { MountableRest } from './adapters/mount.js'
 export type { CorsOptions } from './cors.js'
 export { hostOf, loopbackTwins, NOTICED_ORIGINS, serverAt } from './cors-notices.js'
 export type { CorsNotice } from './cors-notices.js'

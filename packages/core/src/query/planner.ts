@@ -85,9 +85,7 @@ function planAnd(input: readonly BoundFilter[], tableOf: TableOf): AndPlan {
   const searched = new Map<BoundComparison, PairRange>()
   const operands = input.map((o) => {
     const partner = o.kind === 'Comparison' ? partners.get(o) : undefined
-    return partner
-      ? pairedLeaf(o as BoundComparison, partner, searched, tableOf)
-      : planNode(o, tableOf)
+    return partner ? pairedLeaf(o as BoundComparison, partner, searched) : planNode(o, tableOf)
   })
   const indexed = operands.filter(isIndexed).sort((a, b) => a.estimate - b.estimate)
   const driver = indexed[0]
@@ -259,11 +257,28 @@ const SCAN: Access = { kind: 'scan' }
 const LOWER: ReadonlySet<string> = new Set(['gt', 'ge'])
 const UPPER: ReadonlySet<string> = new Set(['lt', 'le'])
 
-/** A range leaf's sorted index, when it has one and its value is a key (not a null, a path…). */
-function rangeIndex(o: BoundFilter, tableOf: TableOf): SortedIndex | undefined {
+/** A range comparison with a key on an attribute with a sorted index: what can pair. */
+interface RangeBound {
+  readonly c: BoundComparison
+  readonly attr: StorageAttributeDef
+  readonly key: SortKey
+  readonly lower: boolean
+  readonly sorted: SortedIndex
+}
+
+/** `o` as a bound that can pair, or undefined (another comparison, a null, a path, no index). */
+function rangeBound(o: BoundFilter, tableOf: TableOf): RangeBound | undefined {
   if (o.kind !== 'Comparison' || !(LOWER.has(o.op) || UPPER.has(o.op))) return undefined
   if (o.operand.kind !== 'storage' || o.value.kind !== 'value') return undefined
-  return tableOf(o.dataClass).indexes.of(o.operand.attr.name)?.sorted
+  const sorted = tableOf(o.dataClass).indexes.of(o.operand.attr.name)?.sorted
+  if (sorted === undefined) return undefined
+  return { c: o, attr: o.operand.attr, key: o.value.key, lower: LOWER.has(o.op), sorted }
+}
+
+/** A bound's partner and the index both read. */
+interface Partner {
+  readonly other: BoundComparison
+  readonly sorted: SortedIndex
 }
 
 /**
@@ -276,24 +291,14 @@ function rangeIndex(o: BoundFilter, tableOf: TableOf): SortedIndex | undefined {
 function boundPartners(
   operands: readonly BoundFilter[],
   tableOf: TableOf,
-): Map<BoundComparison, BoundComparison> {
-  const ranges = operands.filter((o): o is BoundComparison => rangeIndex(o, tableOf) !== undefined)
-  const partners = new Map<BoundComparison, BoundComparison>()
-  if (ranges.length < 2) return partners
-  for (const o of ranges) {
-    if (o.operand.kind !== 'storage' || o.value.kind !== 'value') continue
-    const attr = o.operand.attr
-    const key = o.value.key
-    const other = LOWER.has(o.op) ? UPPER : LOWER
-    const partner = ranges.find(
-      (p) =>
-        p.operand.kind === 'storage' &&
-        p.operand.attr === attr &&
-        other.has(p.op) &&
-        p.value.kind === 'value' &&
-        typeof p.value.key === typeof key,
+): Map<BoundComparison, Partner> {
+  const bounds = operands.flatMap((o) => rangeBound(o, tableOf) ?? [])
+  const partners = new Map<BoundComparison, Partner>()
+  for (const b of bounds) {
+    const p = bounds.find(
+      (p) => p.attr === b.attr && p.lower !== b.lower && typeof p.key === typeof b.key,
     )
-    if (partner) partners.set(o, partner)
+    if (p) partners.set(b.c, { other: p.c, sorted: b.sorted })
   }
   return partners
 }
@@ -311,19 +316,18 @@ interface PairRange {
  */
 function pairedLeaf(
   c: BoundComparison,
-  partner: BoundComparison,
+  { other, sorted }: Partner,
   searched: Map<BoundComparison, PairRange>,
-  tableOf: TableOf,
 ): LeafPlan {
-  const theirs = searched.get(partner)
+  const theirs = searched.get(other)
   let range = theirs?.other === c ? theirs.range : undefined
   if (!range) {
-    range = rangeOf(c, rangeIndex(c, tableOf)!, partner)
-    searched.set(c, { other: partner, range })
+    range = rangeOf(c, sorted, other)
+    searched.set(c, { other, range })
   }
   return leafPlan(
     c,
-    { kind: 'sorted', verify: false, otherBound: partner, range },
+    { kind: 'sorted', verify: false, otherBound: other, range },
     range[1] - range[0],
   )
 }

@@ -17,7 +17,9 @@ import type { DataSnapshot, Datastore } from '@entistore/core'
 import {
   createRestHandler,
   isPending,
+  isUnder,
   readCookie,
+  serves,
   sessionCookieName,
   toFetchHandler,
   withRespond,
@@ -26,6 +28,7 @@ import {
   type RestReply,
 } from '@entistore/rest'
 import { http, type HttpHandler } from 'msw'
+import { resetDatastore, type ResetOptions } from '../reset.js'
 
 /** The REST handler's options (auth, limits, `basePath`…) and where the mocked server is. */
 export interface RestHandlersOptions extends RestHandlerOptions {
@@ -35,12 +38,6 @@ export interface RestHandlersOptions extends RestHandlerOptions {
    * @default ''
    */
   readonly baseUrl?: string
-}
-
-/** What `reset()` keeps. */
-export interface ResetOptions {
-  /** Keep the session the handlers hold (a login made before the tests). @default false */
-  readonly keepSessions?: boolean
 }
 
 /** The handlers, spread into `setupServer(...)` or `setupWorker(...)`, and what they answer with. */
@@ -78,19 +75,10 @@ export function restHandlers(ds: Datastore, options: RestHandlersOptions = {}): 
   let held: string | undefined
 
   /** Whether `url` is the mocked server's and a path the REST handler answers. */
-  const ours = (url: URL): boolean => {
-    if (!anyOrigin && url.origin !== base.origin) return false
-    if (prefix !== '' && url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
-      return false
-    const path = url.pathname.slice(prefix.length) || '/'
-    const { basePath } = rest
-    return (
-      basePath === '' ||
-      path === basePath ||
-      path.startsWith(`${basePath}/`) ||
-      rest.handles?.(path) === true
-    )
-  }
+  const ours = (url: URL): boolean =>
+    (anyOrigin || url.origin === base.origin) &&
+    isUnder(url.pathname, prefix) &&
+    serves(rest, url.pathname.slice(prefix.length) || '/')
 
   // The cookie and the mocked server's prefix are handled on the plain request and reply, between
   // the fetch adapter and the handler: a page's Request and Response drop a Cookie or Set-Cookie
@@ -133,12 +121,8 @@ export function restHandlers(ds: Datastore, options: RestHandlersOptions = {}): 
     rest,
     initial,
     reset(resetOptions: ResetOptions = {}) {
-      ds.restore(initial)
-      ds.functions.resetSingletons()
-      if (!resetOptions.keepSessions) {
-        ds.sessions.closeAll?.()
-        held = undefined
-      }
+      resetDatastore(ds, initial, resetOptions)
+      if (!resetOptions.keepSessions) held = undefined
     },
   })
 }
