@@ -72,12 +72,16 @@ async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
 
 type Answer = { status: number; body: any }
 
+// One Chromium for both bundlers, a page each (their own origin, so their own service worker).
+let browser: Browser | undefined
+const chromium = async (): Promise<Browser> => (browser ??= await launchChromium())
+afterAll(async () => browser?.close())
+
 describe.skipIf(!chromiumAvailable).each([
   ['esbuild', esbuildBundle],
   ['Vite', viteBundle],
 ])('entistore/msw bundled by %s, in Chromium through setupWorker', (_, bundle) => {
   let files: Server
-  let browser: Browser
   let page: Page
   const pageErrors: string[] = []
   beforeAll(async () => {
@@ -99,8 +103,7 @@ describe.skipIf(!chromiumAvailable).each([
       res.end(file?.[1] ?? 'not found')
     })
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
-    browser = await launchChromium()
-    page = await browser.newPage()
+    page = await (await chromium()).newPage()
     page.on('pageerror', (error) => pageErrors.push(error.message))
     await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
     await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
@@ -108,7 +111,7 @@ describe.skipIf(!chromiumAvailable).each([
     expect(pageErrors).toEqual([])
   })
   afterAll(async () => {
-    await browser?.close()
+    await page?.close()
     if (files) await new Promise((resolve) => files.close(resolve))
   })
 
