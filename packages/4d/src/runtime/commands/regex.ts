@@ -7,7 +7,7 @@
  * (from 1), and with `*` the match must begin exactly there. A pattern that does not compile
  * raises an error, as 4D's does.
  */
-import { createContext, Script } from 'node:vm'
+import { nodeBuiltin } from '../platform/node-builtins.js'
 import { invalid } from '../arguments/arguments.js'
 import { raise } from '../errors/fourd-error.js'
 import { limits } from '../values/limits.js'
@@ -57,11 +57,13 @@ function compile(pattern: string, mode: 'whole' | 'search' | 'sticky'): Bounded 
 // A risky pattern runs in this context, whose `timeout` V8 enforces inside the engine's
 // backtracking (research/preemption.md §2: a catastrophic match stopped at 50 ms), at about
 // 46 µs a call; the others run at once.
-const sandbox = createContext({ re: null as RegExp | null, text: '' })
-const EXEC = new Script('re.exec(text)')
+// A page has no vm (issue 81): there a risky pattern runs at once, unbounded, as in a browser.
+const vm = nodeBuiltin('node:vm')
+const sandbox = vm?.createContext({ re: null as RegExp | null, text: '' })
+const EXEC = vm && new vm.Script('re.exec(text)')
 
 function exec({ re, risk }: Bounded, text: string): RegExpExecArray | null {
-  if (!needsBound(risk, text)) return re.exec(text)
+  if (sandbox === undefined || EXEC === undefined || !needsBound(risk, text)) return re.exec(text)
   const ms = limits().regexMs
   sandbox.re = re
   sandbox.text = text

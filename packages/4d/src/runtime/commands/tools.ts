@@ -13,7 +13,7 @@
  * the bound of a text's length) counts its length before it starts. The variable a Base64 command
  * writes is written once its work is done.
  */
-import { createHash, randomBytes, randomUUID, type Hash } from 'node:crypto'
+import type { Hash } from 'node:crypto'
 import {
   integerArg,
   invalid,
@@ -29,6 +29,9 @@ import { andThen, DONE, inPieces, type Made, type Resumable } from '../values/re
 import { isOutParameter, outArg } from '../arguments/out-parameter.js'
 import { byWork, type CommandWork } from './plain-forms.js'
 import type { CommandSpec } from './table.js'
+import { raise } from '../errors/fourd-error.js'
+import { nodeBuiltin } from '../platform/node-builtins.js'
+import { base64Of, bytesOfBase64, hexOf, randomBytes, randomUuid } from '../platform/bytes.js'
 
 const ALGORITHMS: Readonly<Record<number, string>> = {
   0: 'md5',
@@ -38,14 +41,14 @@ const ALGORITHMS: Readonly<Record<number, string>> = {
 }
 
 function uuid(version: number, now: number): string {
-  if (version === 4) return randomUUID().replaceAll('-', '').toUpperCase()
+  if (version === 4) return randomUuid().replaceAll('-', '').toUpperCase()
   if (version !== 7) return invalid('Generate UUID', 'version', `${version} is neither 4 nor 7`)
   const bytes = randomBytes(16)
   const ms = BigInt(Math.max(0, Math.floor(now)))
   for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn)
   bytes[6] = (bytes[6]! & 0x0f) | 0x70
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  return bytes.toString('hex').toUpperCase()
+  return hexOf(bytes)
 }
 
 function bytesOf(v: unknown): Uint8Array | string {
@@ -65,25 +68,26 @@ function encode(input: string | Uint8Array, url: boolean): [Made<string>, Resuma
       : [{ value: input }, DONE]
   const work = andThen(written, () => {
     const b = bytes.value
-    const buffer = Buffer.from(b.buffer, b.byteOffset, b.length)
-    const cut = (from: number): number => Math.min(from + BASE64_PIECE, buffer.length)
-    return inPieces(buffer.length, cut, (from, to) => {
-      out.value += buffer.subarray(from, to).toString(url ? 'base64url' : 'base64')
+    const cut = (from: number): number => Math.min(from + BASE64_PIECE, b.length)
+    return inPieces(b.length, cut, (from, to) => {
+      out.value += base64Of(b.subarray(from, to), url)
     })
   })
   return [out, work]
 }
 
 /** Base64 (either alphabet: Node reads both) of a text or a BLOB, as bytes: one native call. */
-function decode(input: string | Uint8Array, url: boolean): [Made<Uint8Array>, Resumable] {
+function decode(input: string | Uint8Array): [Made<Uint8Array>, Resumable] {
   const out: Made<Uint8Array> = { value: new Uint8Array(0) }
   // One piece: its length counted before it starts.
   const work = inPieces(
     input.length,
     () => input.length,
     () => {
-      const text = typeof input === 'string' ? input : Buffer.from(input).toString('latin1')
-      out.value = new Uint8Array(Buffer.from(text, url ? 'base64url' : 'base64'))
+      out.value = bytesOfBase64(
+        // A BLOB's bytes as characters: those past ASCII are no Base64 either way.
+        typeof input === 'string' ? input : new TextDecoder('latin1').decode(input),
+      )
     },
   )
   return [out, work]
@@ -91,7 +95,11 @@ function decode(input: string | Uint8Array, url: boolean): [Made<Uint8Array>, Re
 
 /** The digest of a text's UTF-8 or of bytes, a megabyte at a time, each counted before. */
 function digest(algorithm: string, input: string | Uint8Array): [Hash, Resumable] {
-  const hash = createHash(algorithm)
+  // Node's hashes are synchronous, Web Crypto's are not: a page has none to give 4D code.
+  const crypto = nodeBuiltin('node:crypto')
+  if (crypto === undefined)
+    return raise('NotSupported', { construct: 'Generate digest (no node:crypto here)' })
+  const hash = crypto.createHash(algorithm)
   const PIECE = 1 << 20
   const cut = (from: number): number => {
     const to = Math.min(from + PIECE, input.length)
@@ -132,7 +140,7 @@ function base64Command(
     const result = made.value
     const held = target.get()
     if (blobBytes(held) === undefined)
-      return target.set(typeof result === 'string' ? result : Buffer.from(result).toString('utf8'))
+      return target.set(typeof result === 'string' ? result : new TextDecoder().decode(result))
     const bytes = typeof result === 'string' ? new TextEncoder().encode(result) : result
     target.set(held instanceof BlobObject ? blobObject(bytes) : bytes)
   }

@@ -19,11 +19,20 @@
  * are not ASCII); times are the MS-DOS local date and time of the entry's modification. An entry
  * that needs ZIP64 (4 GB, 65,535 entries) is refused rather than written.
  */
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib'
+import type * as Zlib from 'node:zlib'
+import { nodeBuiltin } from '../platform/node-builtins.js'
 
 /** What is wrong with an archive or an entry: the caller says which file, this says why. */
 export class ZipFormatError extends Error {
   override readonly name = 'ZipFormatError'
+}
+
+/** Node's zlib, asked for at the first archive: a page has none, and says so (issue 81). */
+function zlib(): typeof Zlib {
+  const z = nodeBuiltin('node:zlib')
+  if (z === undefined)
+    throw new ZipFormatError('ZIP archives need node:zlib, which this host lacks')
+  return z
 }
 
 /** The most bytes one entry may inflate to (a zip bomb is refused before inflating). */
@@ -144,7 +153,7 @@ function entryName(raw: Uint8Array, flags: number, extras: Map<number, Uint8Arra
   // Version 1, then the CRC-32 of the header's name it stands for: a stale one is ignored.
   if (unicode !== undefined && unicode.length > 5 && unicode[0] === 1) {
     const view = new DataView(unicode.buffer, unicode.byteOffset, unicode.byteLength)
-    if (view.getUint32(1, true) === crc32(raw)) return utf8(unicode.subarray(5))
+    if (view.getUint32(1, true) === zlib().crc32(raw)) return utf8(unicode.subarray(5))
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(raw)
@@ -245,7 +254,7 @@ function inflate(r: Reader, name: string, flags: number, f: Fields): Uint8Array 
   else if (f.method === DEFLATED) {
     try {
       // The bound: inflating stops at the declared size, one byte more proving it a lie.
-      out = new Uint8Array(inflateRawSync(data, { maxOutputLength: f.size + 1 }))
+      out = new Uint8Array(zlib().inflateRawSync(data, { maxOutputLength: f.size + 1 }))
     } catch {
       throw new ZipFormatError(`"${name}" inflates past its declared size or is damaged`)
     }
@@ -255,7 +264,7 @@ function inflate(r: Reader, name: string, flags: number, f: Fields): Uint8Array 
     )
   if (out.length !== f.size)
     throw new ZipFormatError(`"${name}" holds ${out.length} bytes, not the ${f.size} it declares`)
-  if (crc32(out) !== f.crc) throw new ZipFormatError(`"${name}" fails its CRC-32 check`)
+  if (zlib().crc32(out) !== f.crc) throw new ZipFormatError(`"${name}" fails its CRC-32 check`)
   return out
 }
 
@@ -346,7 +355,7 @@ export function writeZip(inputs: readonly ZipInput[]): Uint8Array {
     const bytes = input.bytes ?? new Uint8Array(0)
     const deflated =
       input.level > 0 && bytes.length > 0
-        ? deflateRawSync(bytes, { level: input.level })
+        ? zlib().deflateRawSync(bytes, { level: input.level })
         : undefined
     // A deflated entry no smaller than its bytes is stored, as zip does.
     const deflate = deflated !== undefined && deflated.length < bytes.length
@@ -355,7 +364,7 @@ export function writeZip(inputs: readonly ZipInput[]): Uint8Array {
       throw new ZipFormatError('the archive would pass 4 GB: ZIP64 is not written')
     const flags = /^[\x20-\x7e]*$/.test(input.name) ? 0 : FLAG_UTF8
     const { time, date } = toDos(input.modified)
-    const crc = crc32(bytes)
+    const crc = zlib().crc32(bytes)
     const offset = out.length
     const common = (w: Writer): Writer =>
       w

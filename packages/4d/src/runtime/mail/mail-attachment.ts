@@ -7,7 +7,7 @@
  * name's extension, the page's table), `cid`, `disposition` (given, else `inline` with a cid,
  * `attachment` without), `path` and `platformPath` (a file's), and `getContent()` gives a 4D.Blob.
  */
-import { randomBytes } from 'node:crypto'
+import { hexOf, randomBytes } from '../platform/bytes.js'
 import { builtinClass, OBJECT_CLASS } from '../classes/builtin-class.js'
 import type { CommandContext } from '../context/command-context.js'
 import { FourDFunction } from '../context/function-object.js'
@@ -144,8 +144,7 @@ function zipFileOf(
 export function newAttachment(rt: CommandContext, args: readonly unknown[]): FourDMailAttachment {
   const [source, nameArg, cidArg, typeArg, dispositionArg] = args
   const { bytes, path, name: fileName } = sourceOf(rt, source)
-  const name =
-    optionalText('name', nameArg) ?? fileName ?? randomBytes(8).toString('hex').toUpperCase()
+  const name = optionalText('name', nameArg) ?? fileName ?? hexOf(randomBytes(8))
   const cid = optionalText('cid', cidArg)?.trim()
   if (cid !== undefined && !/^[\x21-\x7e]+$/.test(cid.replace(/^<|>$/g, '')))
     invalid(COMMAND, 'cid', `"${cid}" is not a content ID (printable US-ASCII, no space)`)

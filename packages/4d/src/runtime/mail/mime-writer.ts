@@ -12,6 +12,7 @@
  *   multipart/related beside the body, the others in a multipart/mixed.
  * - Line breaks are CRLF; the whole text is US-ASCII, so its UTF-8 bytes are its bytes.
  */
+import { base64Of } from '../platform/bytes.js'
 
 /** An address: a display name (none: the address alone) and the address. */
 export interface MailAddress {
@@ -88,7 +89,7 @@ function bytesOf(text: string, charset: MailMode['charset']): Uint8Array {
   return Uint8Array.from(text, (c) => (c.charCodeAt(0) < 256 ? c.charCodeAt(0) : 63))
 }
 
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64')
+const base64 = (bytes: Uint8Array): string => base64Of(bytes, false)
 
 /** RFC 2047's Q: letters, digits and `!*+-/` as they are (safe in a phrase too), space as `_`. */
 const qWord = (bytes: Uint8Array): string =>

@@ -16,7 +16,7 @@
  * and goes on unencrypted only with `acceptUnsecureConnection`. Each send is a connection of its
  * own: `keepAlive` is kept as given and changes nothing.
  */
-import { randomBytes } from 'node:crypto'
+import { hexOf, randomBytes } from '../platform/bytes.js'
 import { invalid } from '../arguments/arguments.js'
 import { builtinClass, OBJECT_CLASS } from '../classes/builtin-class.js'
 import type { CommandContext, SmtpAsk, SmtpHost, SmtpReply } from '../context/command-context.js'
@@ -120,7 +120,7 @@ const status = (rt: Runtime, reply: SmtpReply): unknown =>
     reply.statusText,
   )
 
-const unique = (): string => randomBytes(16).toString('hex').toUpperCase()
+const unique = (): string => hexOf(randomBytes(16))
 
 /** The MIME writer's options from a transporter's charsets (or MAIL Convert to MIME's). */
 export const mimeOptions = (headerCharset: string, bodyCharset: string): MimeOptions => ({
