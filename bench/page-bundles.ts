@@ -35,6 +35,12 @@ globalThis.used = [createDatastore, createRestHandler]`,
     goalKb: 250,
   },
   {
+    what: 'the same with a 4D project (`projectHandlers`: the 4D language, which a bundler that splits makes a chunk of its own)',
+    imports: `import { projectHandlers } from 'entistore/msw'
+globalThis.used = [projectHandlers]`,
+    external: ['msw'],
+  },
+  {
     what: 'the same with the part of msw `entistore/msw` imports',
     imports: WITH_MSW_ENTRY,
     external: [],

@@ -6,7 +6,8 @@
  *   (PUBLIC_TYPE_CIRCLES); the core's layers look down only (tools/layers.ts);
  * - the REST adapter's core (everything but src/node) imports no node: module;
  * - the entistore package makes its datastores with its own (persist/in-memory-datastore.ts, the
- *   one place that gives them the approximate vector index), never the core's createDatastore;
+ *   one place that gives them the approximate vector index), never the core's createDatastore,
+ *   but in src/browser (a page's, where no native addon loads);
  * - file and folder names under packages/ are kebab-case;
  * - no source file past 500 lines, tests, fixtures, generated code and data tables aside
  *   (tools/file-size.ts);
@@ -68,6 +69,8 @@ for (const file of walk(join(root, 'packages'))) {
   if (
     rel.startsWith('packages/entistore/src/') &&
     rel !== 'packages/entistore/src/persist/in-memory-datastore.ts' &&
+    // A page's datastore (entistore/msw): no native addon loads there, HNSW's neither.
+    !rel.startsWith('packages/entistore/src/browser/') &&
     !/\.(test|fixture)\.ts$/.test(rel) &&
     CORE_CREATE.test(text)
   )

@@ -10,6 +10,8 @@
  *   entistore model --from <data.json> [--out <file>]    commands/model.ts
  *   entistore openapi --model <model.json> [--out <file>]  commands/openapi.ts
  *   entistore check --project <folder> [--json]          commands/check.ts
+ *   entistore test --project <folder> [pattern…]         commands/test.ts, test-project.ts
+ *   entistore bundle --project <folder> --out <file.js>  commands/bundle.ts, bundle-run.ts
  *   entistore [<command>] --help | --version
  *
  * A usage error is one line and a pointer to the help, the way git and npm do it, so that the
@@ -28,6 +30,7 @@ import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
 import { checkCommand } from './commands/check.js'
 import { testCommand } from './commands/test.js'
+import { bundleCommand } from './commands/bundle.js'
 import { cloneCommand } from './commands/clone.js'
 import {
   UsageError,
@@ -53,6 +56,7 @@ export const COMMAND_LIST: readonly Command[] = [
   openapiCommand,
   checkCommand,
   testCommand,
+  bundleCommand,
 ]
 
 const COMMANDS: Readonly<Record<string, Command>> = Object.fromEntries(

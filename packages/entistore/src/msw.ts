@@ -9,7 +9,16 @@
  * import { setupWorker } from 'msw/browser'
  * const handlers = restHandlers(ds, { baseUrl: 'https://api.test' })
  * await setupWorker(...handlers).start()
+ *
+ * // A 4D project: entistore bundle --project ./MyApp --out project.js
+ * const fromProject = await projectHandlers((await import('./project.js')).default)
  */
-export { restHandlers } from './browser/msw-handlers.js'
-export type { RestHandlers, RestHandlersOptions } from './browser/msw-handlers.js'
+export { projectHandlers, restHandlers } from './browser/msw-handlers.js'
+export type {
+  ProjectHandlersOptions,
+  RestHandlers,
+  RestHandlersOptions,
+} from './browser/msw-handlers.js'
+export { openProject, BUNDLE_FORMAT } from './browser/project-in-page.js'
+export type { BundledProject, OpenProjectOptions } from './browser/project-in-page.js'
 export type { ResetOptions } from './reset.js'

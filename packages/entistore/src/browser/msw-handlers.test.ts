@@ -4,7 +4,10 @@
  * a login and what it opens, an entity set), the session kept between calls as a browser would
  * keep its cookie, `reset()` between tests, and every other request left to the next handler.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import {
   createDatastore,
   IncomingMessage,
@@ -16,7 +19,10 @@ import {
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { restHandlers } from './msw-handlers.js'
+import { runCli } from '../commands/cli-serve.fixture.js'
+import { FUNCTIONS } from '../project/four-d-rest.fixture.js'
+import { projectHandlers, restHandlers } from './msw-handlers.js'
+import type { BundledProject } from './project-in-page.js'
 
 // The shop the page's test and the packed tarballs' smoke serve too: three items, a model of one class.
 const { model, data } = JSON.parse(
@@ -162,5 +168,26 @@ describe.skipIf(oldNode)('restHandlers in Node, through msw/node', () => {
     const other = await json('/rest/Item', { headers: { cookie: '4DSID_shop=nobody' } })
     expect(other.status).toBe(401)
     expect((await json('/rest/Item')).status).toBe(200)
+  })
+
+  it('serves a 4D project bundled by entistore bundle through projectHandlers, not restHandlers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entistore-msw-project-'))
+    try {
+      const out = join(dir, 'project.js')
+      expect((await runCli(['bundle', '-p', FUNCTIONS, '-o', out])).code).toBe(0)
+      const project = ((await import(pathToFileURL(out).href)) as { default: BundledProject })
+        .default
+      expect(() => restHandlers(project as never)).toThrow(/projectHandlers\(project\)/)
+      server.use(...(await projectHandlers(project, { baseUrl: 'https://project.test' })))
+      const reply = await fetch('https://project.test/rest/$catalog/getName', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '[]',
+      })
+      expect(await reply.json()).toEqual({ result: 'US cities and zip codes manager' })
+    } finally {
+      server.resetHandlers()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

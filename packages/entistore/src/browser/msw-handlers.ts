@@ -29,6 +29,12 @@ import {
 } from '@entistore/rest'
 import { http, type HttpHandler } from 'msw'
 import { resetDatastore, type ResetOptions } from '../reset.js'
+import {
+  isBundledProject,
+  openProject,
+  type BundledProject,
+  type OpenProjectOptions,
+} from './project-in-page.js'
 
 /** The REST handler's options (auth, limits, `basePath`…) and where the mocked server is. */
 export interface RestHandlersOptions extends RestHandlerOptions {
@@ -66,6 +72,10 @@ export type RestHandlers = HttpHandler[] & {
  * beforeEach(() => handlers.reset())
  */
 export function restHandlers(ds: Datastore, options: RestHandlersOptions = {}): RestHandlers {
+  if (isBundledProject(ds))
+    throw new TypeError(
+      'restHandlers: a bundled project is opened by projectHandlers(project), which compiles its code first (it answers a promise)',
+    )
   const rest = createRestHandler(ds, options)
   const base = new URL(options.baseUrl || 'http://any.invalid')
   const anyOrigin = !options.baseUrl
@@ -125,4 +135,25 @@ export function restHandlers(ds: Datastore, options: RestHandlersOptions = {}): 
       if (!resetOptions.keepSessions) held = undefined
     },
   })
+}
+
+/** `restHandlers`' options, and how the project's code runs (`openProject`'s). */
+export interface ProjectHandlersOptions extends RestHandlersOptions, OpenProjectOptions {}
+
+/**
+ * MSW handlers for a 4D project bundled by `entistore bundle --project` (the default export of
+ * the module it writes): its model, data and roles served, its class functions run, as
+ * `entistore serve --project` serves the folder. The 4D language is loaded and the code compiled
+ * first: await it before `setupWorker(...handlers).start()` or `setupServer(...handlers)`.
+ *
+ * @example
+ * import project from './project.js' // entistore bundle --project ./MyApp --out project.js
+ * const handlers = await projectHandlers(project)
+ * await setupWorker(...handlers).start()
+ */
+export async function projectHandlers(
+  project: BundledProject,
+  options: ProjectHandlersOptions = {},
+): Promise<RestHandlers> {
+  return restHandlers(await openProject(project, options), options)
 }

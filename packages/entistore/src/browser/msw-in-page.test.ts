@@ -3,15 +3,20 @@
  * `msw/browser` (by esbuild, and by Vite with Rollup: not a warning, no Node module), its handlers given to `setupWorker` in
  * Chromium, and a front end's calls answered by the service worker with no backend at all: the
  * page's static files are the only thing served. A login, then filtered reads, a create, a class
- * function and an entity set, the session kept between calls as the page's cookie would be.
+ * function and an entity set, the session kept between calls as the page's cookie would be. And a
+ * 4D project bundled by `entistore bundle --project` given to `projectHandlers`: its class
+ * functions run in the page, a login through its own `authentify` opening what its roles close.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launchChromium, root } from '../explorer/chromium.fixture.js'
+import { runCli } from '../commands/cli-serve.fixture.js'
+import { FUNCTIONS } from '../project/four-d-rest.fixture.js'
 import { bundleForPage } from './page-bundle.fixture.js'
 
 const APP = `
@@ -72,51 +77,57 @@ async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
 
 type Answer = { status: number; body: any }
 
-// One Chromium for both bundlers, a page each (their own origin, so their own service worker).
+// One Chromium for every app, a page each (their own origin, so their own service worker).
 let browser: Browser | undefined
 const chromium = async (): Promise<Browser> => (browser ??= await launchChromium())
 afterAll(async () => browser?.close())
 
-describe.skipIf(!chromiumAvailable).each([
-  ['esbuild', esbuildBundle],
-  ['Vite', viteBundle],
-])('entistore/msw bundled by %s, in Chromium through setupWorker', (_, bundle) => {
-  let files: Server
-  let page: Page
-  const pageErrors: string[] = []
-  beforeAll(async () => {
-    const { text, warnings } = await bundle()
-    expect(warnings).toEqual([])
-    const worker = readFileSync(`${root}node_modules/msw/lib/mockServiceWorker.js`, 'utf8')
-    const served: Record<string, [string, string]> = {
-      '/': [
-        'text/html',
-        '<!doctype html><title>shop</title><script type="module" src="/app.js"></script>',
-      ],
-      '/app.js': ['text/javascript', text],
-      '/mockServiceWorker.js': ['text/javascript', worker],
-    }
-    // The page's static files, and nothing else: every /rest/ call is the worker's to answer.
-    files = createServer((req, res) => {
-      const file = served[req.url ?? '']
-      res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' })
-      res.end(file?.[1] ?? 'not found')
-    })
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
-    page = await (await chromium()).newPage()
-    page.on('pageerror', (error) => pageErrors.push(error.message))
-    await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
-    await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
-    await page.evaluate(() => (globalThis as unknown as { ready: Promise<boolean> }).ready)
-    expect(pageErrors).toEqual([])
-  })
-  afterAll(async () => {
-    await page?.close()
-    if (files) await new Promise((resolve) => files.close(resolve))
-  })
+interface ServedApp {
+  readonly page: Page
+  close(): Promise<void>
+}
 
-  const call = (path: string, init?: { method: string; body?: string; headers?: object }) =>
-    page.evaluate(
+/**
+ * A page running `app` (a bundle that sets `globalThis.ready` once its worker started), on a
+ * server of the page's static files and nothing else: every /rest/ call is the worker's to answer.
+ */
+async function servedApp(app: string): Promise<ServedApp> {
+  const worker = readFileSync(`${root}node_modules/msw/lib/mockServiceWorker.js`, 'utf8')
+  const served: Record<string, [string, string]> = {
+    '/': [
+      'text/html',
+      '<!doctype html><title>app</title><script type="module" src="/app.js"></script>',
+    ],
+    '/app.js': ['text/javascript', app],
+    '/mockServiceWorker.js': ['text/javascript', worker],
+  }
+  const files: Server = createServer((req, res) => {
+    const file = served[req.url ?? '']
+    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' })
+    res.end(file?.[1] ?? 'not found')
+  })
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
+  const page = await (await chromium()).newPage()
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
+  await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
+  await page.evaluate(() => (globalThis as unknown as { ready: Promise<boolean> }).ready)
+  expect(pageErrors).toEqual([])
+  return {
+    page,
+    async close() {
+      await page.close()
+      await new Promise((resolve) => files.close(resolve))
+    },
+  }
+}
+
+/** A `fetch` from the page, as a front end makes it: JSON sent, JSON read. */
+const caller =
+  (page: () => Page) =>
+  (path: string, init?: { method: string; body?: string; headers?: object }) =>
+    page().evaluate(
       async ([p, i]): Promise<Answer> => {
         const res = await fetch(p, {
           ...i,
@@ -126,6 +137,22 @@ describe.skipIf(!chromiumAvailable).each([
       },
       [path, init] as const,
     )
+
+describe.skipIf(!chromiumAvailable).each([
+  ['esbuild', esbuildBundle],
+  ['Vite', viteBundle],
+])('entistore/msw bundled by %s, in Chromium through setupWorker', (_, bundle) => {
+  let app: ServedApp
+  let page: Page
+  beforeAll(async () => {
+    const { text, warnings } = await bundle()
+    expect(warnings).toEqual([])
+    app = await servedApp(text)
+    page = app.page
+  })
+  afterAll(async () => app?.close())
+  const call = caller(() => page)
+
   const login = () =>
     call('/rest/$directory/login', {
       method: 'POST',
@@ -158,5 +185,66 @@ describe.skipIf(!chromiumAvailable).each([
     expect((await call('/rest/Item')).status).toBe(401)
     await login()
     expect((await call('/rest/Item')).body.__COUNT).toBe(3)
+  })
+})
+
+describe.skipIf(!chromiumAvailable)('a 4D project bundled by entistore bundle, in Chromium', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'entistore-page-project-'))
+  let app: ServedApp
+  beforeAll(async () => {
+    const out = join(dir, 'project.js')
+    const wrote = await runCli(['bundle', '-p', FUNCTIONS, '-d', join(FUNCTIONS, 'csv'), '-o', out])
+    expect(wrote.code, wrote.err.join('\n')).toBe(0)
+    const { text, warnings } = await bundleForPage(
+      `
+import project from ${JSON.stringify(out)}
+import { projectHandlers } from 'entistore/msw'
+import { setupWorker } from 'msw/browser'
+globalThis.ready = projectHandlers(project).then((handlers) => {
+  globalThis.reset = () => handlers.reset()
+  return setupWorker(...handlers).start({ quiet: true })
+})
+`,
+      { source: true },
+    )
+    expect(warnings).toEqual([])
+    // The 4D language went into the page, and nothing of Node's with it.
+    expect(text).toContain('Wrong password')
+    app = await servedApp(text)
+  })
+  afterAll(async () => {
+    await app?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  const call = caller(() => app.page)
+  const post = (path: string, body: unknown) =>
+    call(path, { method: 'POST', body: JSON.stringify(body) })
+
+  it("runs the project's class functions in the page: the datastore's, a dataclass's, an entity's", async () => {
+    expect((await post('/rest/$catalog/getName', [])).body).toEqual({
+      result: 'US cities and zip codes manager',
+    })
+    expect((await post('/rest/$catalog/nextDay', ['2024-02-28'])).body).toEqual({
+      result: '2024-02-29',
+    })
+    const city = await post('/rest/City/getCity', ['Aguada'])
+    expect([city.status, city.body.name]).toEqual([200, 'Aguada'])
+    expect((await call(`/rest/City?$filter="name='Aguada'"`)).body.__COUNT).toBe(1)
+  })
+
+  it("logs in through the project's authentify, which opens what its roles.json closes", async () => {
+    await app.page.evaluate(() => (globalThis as unknown as { reset: () => void }).reset())
+    expect((await post('/rest/City/count', [])).status).toBe(403)
+    expect(
+      (await post('/rest/$catalog/authentify', [{ name: 'ada', password: 'no' }])).body,
+    ).toEqual({ result: 'Wrong password' })
+    expect(
+      (await post('/rest/$catalog/authentify', [{ name: 'ada', password: 'secret' }])).body,
+    ).toEqual({ result: 'Welcome ada' })
+    expect((await post('/rest/$catalog/whoAmI', [])).body).toEqual({
+      result: { user: 'ada', manager: true },
+    })
+    const count = await post('/rest/City/count', [])
+    expect([count.status, typeof count.body.result]).toEqual([200, 'number'])
   })
 })

@@ -48,8 +48,8 @@ export interface CliIo {
    * function that cancels it. @default setTimeout
    */
   readonly schedule?: Schedule
-  /** Told the exit code of each run of `test --watch` (tests wait on it). */
-  readonly onTestRun?: (code: number) => void
+  /** Told the exit code of each run of `test --watch` and `bundle --watch` (tests wait on it). */
+  readonly onWatchRun?: (code: number) => void
   /** How long `--watch` waits after the last change before reloading. @default 100 */
   readonly watchDebounceMs?: number
   /** Starts one worker of `--workers N` (tests give fake ones). @default node:cluster's fork */

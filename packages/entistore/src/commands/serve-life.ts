@@ -11,7 +11,7 @@ import { clusterOf } from '../load/load-files.js'
 import { persistenceOf } from '../persist/persistences.js'
 import type { Persistence } from '../persist/persist.js'
 import { turnDeadline } from '../persist/take-slice.js'
-import { projectFiles } from '../project/project-files.js'
+import { watchedSources } from '../project/project-files.js'
 import type { RunningServer } from '../serve/serve.js'
 import { stopSignal } from '../serve/signals.js'
 import type { CliIo } from './cli-io.js'
@@ -119,20 +119,8 @@ const BUILT_LINE_FROM = 1000
  * exists; a folder (the classes, a CSV folder) stands for the files in it (watch.ts).
  */
 export function watchedFiles(o: ServeCliOptions): string[] {
-  const model = o.project === undefined ? [o.model] : projectSources(o.project, o.roles)
+  const model = o.project === undefined ? [o.model] : watchedSources(o.project, o.roles)
   return [...model, o.data, o.functions].filter((f) => f !== undefined)
-}
-
-function projectSources(folder: string, roles: string | undefined): string[] {
-  const { catalog, classes } = projectFiles(folder)
-  const sources = dirname(catalog)
-  return [
-    catalog,
-    ...(roles === undefined ? [join(sources, 'roles.json')] : []),
-    classes ?? join(sources, 'Classes'),
-    // The project methods the class functions call.
-    join(sources, 'Methods'),
-  ]
 }
 
 /**

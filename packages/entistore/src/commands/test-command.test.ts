@@ -208,7 +208,7 @@ describe('entistore test --project', () => {
         out: (l) => out.push(l),
         err: () => {},
         stopSignal: new Promise<void>((resolve) => (stop = resolve)),
-        onTestRun: runs.push,
+        onWatchRun: runs.push,
         watchDebounceMs: 20,
       },
     )

@@ -60,16 +60,11 @@ function reporterOf(
  * entistore-tests.json, and the data.
  */
 async function watchedFiles(options: TestCommandOptions): Promise<string[]> {
-  const { projectFiles } = await import('../project/project-files.js')
-  const { catalog, classes } = projectFiles(options.project)
-  const sources = dirname(catalog)
+  const { projectFiles, watchedSources } = await import('../project/project-files.js')
+  const root = dirname(projectFiles(options.project).project)
   return [
-    catalog,
-    join(sources, 'roles.json'),
-    join(sources, 'folders.json'),
-    classes ?? join(sources, 'Classes'),
-    join(sources, 'Methods'),
-    join(dirname(dirname(sources)), TESTS_CONFIG),
+    ...watchedSources(options.project, undefined, ['folders.json']),
+    join(root, TESTS_CONFIG),
     ...(options.data === undefined ? [] : [options.data]),
   ]
 }
@@ -86,40 +81,20 @@ export async function runTestCommand(options: TestCommandOptions, io: CliIo): Pr
       return 1
     }
   }
-  const { watchFiles } = await import('../serve/watch.js')
-  // One run at a time; a change during a run runs the tests once more after it. Watched from
-  // before the first run: a change made while it runs is heard.
-  let code = 1
-  let running: Promise<void> | undefined
-  let again = false
-  let first = true
-  const run = (): void => {
-    if (running !== undefined) {
-      again = true
-      return
-    }
-    running = (async () => {
-      do {
-        again = false
+  const { whileWatching } = await import('./watch-loop.js')
+  return whileWatching(
+    {
+      files: await watchedFiles(options),
+      run: async (first) => {
         if (!first) io.out('')
-        first = false
-        code = await guarded()
-        io.onTestRun?.(code)
-      } while (again)
-    })().finally(() => (running = undefined))
-  }
-  const stop = watchFiles(await watchedFiles(options), run, {
-    debounceMs: io.watchDebounceMs ?? 100,
-    onError: (e) => io.err(`entistore test: watching stopped: ${e.message}`),
-  })
-  run()
-  await running
-  io.out(`Watching ${options.project} for changes (Ctrl-C to stop)`)
-  const { stopSignal } = await import('../serve/signals.js')
-  await (io.stopSignal ?? stopSignal())
-  stop()
-  await running
-  return code
+        return guarded()
+      },
+      ...(io.onWatchRun === undefined ? {} : { onRun: io.onWatchRun }),
+      command: 'entistore test',
+      watching: options.project,
+    },
+    io,
+  )
 }
 
 /** One run of the tests, reported; its exit code. */

@@ -12,6 +12,7 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { codeBlocks, documentationPages, readPage, repoRoot } from './docs-pages.fixture.ts'
 import { renderModelTypes } from '../outputs/model-types.ts'
+import { PROJECT_DECLARATION } from '../outputs/project-bundle.ts'
 
 /**
  * What a snippet may use without making it: the values the pages' prose and earlier fragments make
@@ -87,6 +88,8 @@ describe('the TypeScript snippets of the documentation', () => {
       // The module `entistore types` writes for the company demo, for snippets that import it.
       const company = JSON.parse(readPage('examples/company/model.json')) as unknown
       writeFileSync(join(dir, 'model-types.ts'), renderModelTypes(company))
+      // The declaration `entistore bundle` writes beside a project's module, for snippets that import it.
+      writeFileSync(join(dir, 'project.d.ts'), PROJECT_DECLARATION)
       const files = snippets.map(({ page, block }) => {
         const file = join(dir, `${page.replace(/[/.]/g, '-')}-${block.line}.ts`)
         writeFileSync(file, block.text)

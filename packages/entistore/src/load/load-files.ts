@@ -300,7 +300,7 @@ export async function loadDatastoreFiles(
 }
 
 /** Permissions that grant nothing to anyone: what a project's roles.json that cannot be read gives. */
-const CLOSED = {
+export const CLOSED = {
   privileges: [],
   roles: [],
   permissions: { allowed: [] },

@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
-import { mergeFunctions } from './four-d-code.js'
+import { mergeFunctions } from './code-functions.js'
 import {
   DOCS,
   projectCopy,

@@ -10,6 +10,7 @@ import { dirname } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 import type { CodeLimits, ProjectRunner, ProjectRunnerOptions } from '@entistore/4d'
 import { codeFacts, type CodeFacts } from './code-changes.js'
+import { codeFunctions, mergeFunctions, type CodeDataClass } from './code-functions.js'
 import { Notes } from './notes.js'
 import type { LoadedProject } from './load-project.js'
 import { httpHost } from './http-host.js'
@@ -30,12 +31,6 @@ export interface ProjectCode {
   readonly notes: readonly string[]
   /** What runs the functions: a test runner runs its tests on the same running state. */
   readonly runner: ProjectRunner
-}
-
-/** A dataclass as the code needs it: its name and its attributes'. */
-export interface CodeDataClass {
-  readonly name: string
-  readonly attributes: readonly { readonly name: string }[]
 }
 
 /**
@@ -61,7 +56,6 @@ export async function projectCode(
   const fourD = await import('@entistore/4d')
   const projectFolder = project.files.project
   const compiled = project.code
-  const names = dataClasses.map((dc) => dc.name)
   const report = fourD.checkReport(compiled.files)
   const notes = new Notes()
   const hostOptions: ProjectRunnerOptions = {
@@ -83,16 +77,11 @@ export async function projectCode(
     exec: execHost(hosts.allowExec, dirname(projectFolder)),
     ...(hosts.codeLimits === undefined ? {} : { limits: hosts.codeLimits }),
   }
-  const runner = new fourD.ProjectRunner(compiled, hostOptions)
-  const own = withKnownAttributes(
-    fourD.projectFunctions(compiled, {
-      ...hostOptions,
-      dataClasses: new Set(names),
-      computed: new Set(computed),
-      leftOut: project.shadowed,
-      runner,
-    }),
+  const { functions: own, runner } = await codeFunctions(
+    project,
     dataClasses,
+    computed,
+    hostOptions,
     notes,
   )
   const summary =
@@ -105,87 +94,5 @@ export async function projectCode(
     facts: codeFacts(compiled, projectFolder),
     notes: notes.lines(),
     runner,
-  }
-}
-
-/**
- * `functions` without the events of attributes their dataclass does not have (`Function event
- * touched nosuch`), each noted: the others run, rather than the datastore refused for one.
- */
-function withKnownAttributes(
-  functions: FunctionsDef<any>,
-  dataClasses: readonly CodeDataClass[],
-  notes: Notes,
-): FunctionsDef<any> {
-  const out: Record<string, unknown> = { ...functions.dataClasses }
-  for (const dc of dataClasses) {
-    const defs = functions.dataClasses?.[dc.name]
-    if (defs?.attributeEvents === undefined) continue
-    const known = new Set(dc.attributes.map((a) => a.name))
-    const kept = Object.entries(defs.attributeEvents).filter(([name, events]) => {
-      if (known.has(name)) return true
-      for (const kind of Object.keys(events ?? {}))
-        notes.add(
-          'entity events of an attribute the dataclass does not have are not run',
-          `${dc.name}Entity: ${kind} ${name}`,
-        )
-      return false
-    })
-    out[dc.name] = { ...defs, attributeEvents: Object.fromEntries(kept) }
-  }
-  return { ...functions, dataClasses: out as FunctionsDef<any>['dataClasses'] }
-}
-
-type Group = Readonly<Record<string, unknown>> | undefined
-
-const merged = (base: Group, over: Group): Record<string, unknown> => ({ ...base, ...over })
-
-/** Each attribute's events, the module's winning by attribute and event. */
-function byAttribute(own: Group, mod: Group): { attributeEvents?: Record<string, unknown> } {
-  if (own === undefined || mod === undefined) return {}
-  const names = new Set([...Object.keys(own), ...Object.keys(mod)])
-  return {
-    attributeEvents: Object.fromEntries(
-      [...names].map((a) => [a, merged(own[a] as Group, mod[a] as Group)]),
-    ),
-  }
-}
-
-/**
- * `code`'s functions with `module`'s added, the module's winning where both name one: a function,
- * an entity event (an attribute's by attribute), a dataclass's `restrict`, a computed attribute's
- * functions as one (the module's `computed.label` replaces the class file's).
- */
-export function mergeFunctions(
-  code: FunctionsDef<any>,
-  module: FunctionsDef<any> | undefined,
-): FunctionsDef<any> {
-  if (module === undefined) return code
-  const dataClasses: Record<string, unknown> = { ...code.dataClasses }
-  for (const [name, given] of Object.entries(module.dataClasses ?? {})) {
-    const own = (code.dataClasses?.[name] ?? {}) as Record<string, Group>
-    const mod = (given ?? {}) as Record<string, Group>
-    dataClasses[name] = {
-      ...own,
-      ...mod,
-      // By function, and by event: the module's `saving` replaces the class file's alone.
-      ...Object.fromEntries(
-        (['dataClass', 'entity', 'entitySelection', 'events', 'computed'] as const)
-          .filter((kind) => own[kind] !== undefined || mod[kind] !== undefined)
-          .map((kind) => [kind, merged(own[kind], mod[kind])]),
-      ),
-      ...byAttribute(own.attributeEvents, mod.attributeEvents),
-    }
-  }
-  const singletons: Record<string, unknown> = { ...code.singletons }
-  for (const [name, given] of Object.entries(module.singletons ?? {})) {
-    const own = code.singletons?.[name]
-    // The module's state and kind: its functions see them; the 4D ones use their class's instance.
-    singletons[name] = { ...given, functions: merged(own?.functions, given.functions) }
-  }
-  return {
-    dataStore: merged(code.dataStore, module.dataStore) as FunctionsDef<any>['dataStore'],
-    dataClasses: dataClasses as FunctionsDef<any>['dataClasses'],
-    singletons: singletons as FunctionsDef<any>['singletons'],
   }
 }

@@ -5,7 +5,7 @@
  * every module a start loads is start-up time.
  */
 import { existsSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { FileError } from '../files/file-error.js'
 
 /** The files of a project folder that Entistore reads. */
@@ -46,4 +46,26 @@ export function projectFiles(folder: string): ProjectFiles {
     roles: existsSync(roles) ? roles : undefined,
     classes: existsSync(classes) ? classes : undefined,
   }
+}
+
+/**
+ * What `--watch` watches of the project at `folder` (serve, test, bundle): the structure file,
+ * roles.json unless `roles` gives another file, the Classes and Methods folders (each standing for
+ * the files in it: serve/watch.ts), and `more` files of Sources (test's folders.json).
+ */
+export function watchedSources(
+  folder: string,
+  roles: string | undefined,
+  more: readonly string[] = [],
+): string[] {
+  const { catalog, classes } = projectFiles(folder)
+  const sources = dirname(catalog)
+  return [
+    catalog,
+    ...(roles === undefined ? [join(sources, 'roles.json')] : []),
+    classes ?? join(sources, 'Classes'),
+    // The project methods the class functions call.
+    join(sources, 'Methods'),
+    ...more.map((name) => join(sources, name)),
+  ]
 }

@@ -9,7 +9,6 @@
  * drop answers as for a missing entity, and a create is accepted but not read back, as 4D does
  * for an entity outside its restriction.
  */
-import { join } from 'node:path'
 import type { FunctionsDef } from '@entistore/core'
 
 /** A DataClass class's `Function event restrict`, and where it is (1-based). */
@@ -23,7 +22,7 @@ export interface RestrictEvent {
 
 /** `Project/Sources/Classes/Note.4dm:3:1`: the class file from `project` (the Project folder). */
 const placeOf = (event: RestrictEvent, project: string): string =>
-  `${join(project, event.file)}:${event.line}:${event.column}`
+  `${project === '' ? '' : `${project.replace(/\/+$/, '')}/`}${event.file}:${event.line}:${event.column}`
 
 // The restrict of a closed dataclass: no entity, whoever asks.
 function closed(this: { newSelection(): unknown }): unknown {
