@@ -4,6 +4,9 @@
 # published types and run it (library, typed models, the node and Express adapters, the fixture,
 # serve()), and run the installed `entistore` CLI. Before Express is installed, a strict consumer
 # compiles against every public entry without the optional peer dependencies.
+#
+# PACK_SMOKE_KEEP=<folder>: the scratch project, tarballs and msw installed, is moved there at the
+# end (CI's tests then run it in Chromium, installed after this runs: packed-in-page.test.ts).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -62,6 +65,8 @@ cp "$repo/.ci/pack-smoke/msw-smoke.mjs" "$repo/packages/entistore/src/browser/sh
 if [ "$(node -p 'process.versions.node.split(".")[0] >= 22')" = true ]; then
   npm install --no-audit --no-fund --silent msw@3
 fi
+# A 4D project as one module, by the installed CLI (msw-smoke.mjs serves it).
+npx --no-install entistore bundle --project "$repo/examples/car-rental" --data "$repo/examples/car-rental/csv" --out project.js
 node msw-smoke.mjs
 
 # The installed CLI, as `npx entistore` finds it in the scratch project.
@@ -78,3 +83,8 @@ expected='entistore: --postgres needs the package pg: npm install pg'
 }
 echo "pack smoke: $refused"
 ENTISTORE_SMOKE_DIR="$repo/examples/company" bash "$repo/.ci/smoke-serve.sh"
+if [ -n "${PACK_SMOKE_KEEP:-}" ]; then
+  rm -rf "$PACK_SMOKE_KEEP"
+  mv "$scratch/app" "$PACK_SMOKE_KEEP"
+  echo "pack smoke: the scratch project kept in $PACK_SMOKE_KEEP"
+fi

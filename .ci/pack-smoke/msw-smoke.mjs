@@ -1,8 +1,10 @@
 /**
  * `entistore/msw` from the packed tarballs, with msw installed beside them (../pack-smoke.sh): a
  * front end's flows answered by `setupServer` in Node, with no server process: the catalog, a
- * login and what it opens (a filtered read, a create and its read), an entity set, the reset.
- * msw 3 runs on Node 22 and later: on an older Node this says so and checks nothing.
+ * login and what it opens (a filtered read, a create and its read), an entity set, the reset; and
+ * the car rental bundled by the installed `entistore bundle` (project.js beside this script), its
+ * class functions answered by `projectHandlers`. msw 3 runs on Node 22 and later: on an older
+ * Node this says so and checks nothing.
  */
 import { readFileSync } from 'node:fs'
 
@@ -12,7 +14,7 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
 }
 // Imported once the Node version is known to be one msw runs on.
 const { createDatastore } = await import('@entistore/core')
-const { restHandlers } = await import('entistore/msw')
+const { projectHandlers, restHandlers } = await import('entistore/msw')
 const { setupServer } = await import('msw/node')
 
 // The shop of packages/entistore/src/browser/shop.json, copied beside this script.
@@ -61,6 +63,15 @@ try {
   check('an entity set', (await call(uri.slice(uri.indexOf('/rest/')))).body.__COUNT === 4)
   handlers.reset()
   check('the reset forgets the session', (await call('/rest/Item')).status === 401)
+  // The car rental as `entistore bundle` wrote it, on an origin of its own.
+  const project = (await import('./project.js')).default
+  server.use(...(await projectHandlers(project, { baseUrl: 'https://rental.test' })))
+  const hello = await fetch('https://rental.test/rest/$catalog/sayHello', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '["Ada","Lovelace"]',
+  })
+  check("the bundled project's class function", (await hello.text()).includes('Ada'))
 } finally {
   server.close()
 }
@@ -69,5 +80,5 @@ if (failures.length > 0) {
   process.exit(1)
 }
 console.log(
-  'msw smoke: setupServer answered the catalog, a login, reads, a create, an entity set and the reset',
+  "msw smoke: setupServer answered the catalog, a login, reads, a create, an entity set, the reset and a bundled project's class function",
 )

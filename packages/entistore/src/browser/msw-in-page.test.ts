@@ -7,38 +7,19 @@
  * 4D project bundled by `entistore bundle --project` given to `projectHandlers`: its class
  * functions run in the page, a login through its own `authentify` opening what its roles close.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumAvailable, launchChromium, root } from '../explorer/chromium.fixture.js'
+import { chromiumAvailable, root } from '../explorer/chromium.fixture.js'
 import { runCli } from '../commands/cli-serve.fixture.js'
 import { FUNCTIONS } from '../project/four-d-rest.fixture.js'
 import { bundleForPage } from './page-bundle.fixture.js'
-
-const APP = `
-import { createDatastore } from '@entistore/core'
-import { restHandlers } from 'entistore/msw'
-import { setupWorker } from 'msw/browser'
-const { model, data } = ${readFileSync(new URL('./shop.json', import.meta.url), 'utf8')}
-const functions = {
-  dataClasses: {
-    Item: { dataClass: { cheapest: { exposed: true, call() { return this.query('price < 4').length } } } },
-  },
-}
-const handlers = restHandlers(createDatastore(model, { data, functions }), {
-  authenticate: ({ user, password }) => (password === 'secret' ? { name: user } : null),
-  forceLogin: true,
-})
-globalThis.ready = setupWorker(...handlers).start({ quiet: true }).then(() => true)
-globalThis.reset = () => handlers.reset()
-`
+import { caller, closeBrowser, servedApp, SHOP_APP, type ServedApp } from './served-app.fixture.js'
 
 /** The app's bundle for the page by esbuild, and what esbuild warned of. */
-const esbuildBundle = () => bundleForPage(APP, { source: true })
+const esbuildBundle = () => bundleForPage(SHOP_APP, { source: true })
 
 /** The same by Vite (Rollup underneath), with every warning its logger and Rollup gave. */
 async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
@@ -53,7 +34,7 @@ async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
   logger.warnOnce = (m) => warnings.push(m)
   logger.error = (m) => warnings.push(m)
   try {
-    writeFileSync(join(dir, 'app.js'), APP)
+    writeFileSync(join(dir, 'app.js'), SHOP_APP)
     const out = await viteBuild({
       root: dir,
       configFile: false,
@@ -75,68 +56,8 @@ async function viteBundle(): Promise<{ text: string; warnings: unknown[] }> {
   }
 }
 
-type Answer = { status: number; body: any }
-
-// One Chromium for every app, a page each (their own origin, so their own service worker).
-let browser: Browser | undefined
-const chromium = async (): Promise<Browser> => (browser ??= await launchChromium())
-afterAll(async () => browser?.close())
-
-interface ServedApp {
-  readonly page: Page
-  close(): Promise<void>
-}
-
-/**
- * A page running `app` (a bundle that sets `globalThis.ready` once its worker started), on a
- * server of the page's static files and nothing else: every /rest/ call is the worker's to answer.
- */
-async function servedApp(app: string): Promise<ServedApp> {
-  const worker = readFileSync(`${root}node_modules/msw/lib/mockServiceWorker.js`, 'utf8')
-  const served: Record<string, [string, string]> = {
-    '/': [
-      'text/html',
-      '<!doctype html><title>app</title><script type="module" src="/app.js"></script>',
-    ],
-    '/app.js': ['text/javascript', app],
-    '/mockServiceWorker.js': ['text/javascript', worker],
-  }
-  const files: Server = createServer((req, res) => {
-    const file = served[req.url ?? '']
-    res.writeHead(file ? 200 : 404, { 'content-type': file?.[0] ?? 'text/plain' })
-    res.end(file?.[1] ?? 'not found')
-  })
-  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
-  const page = await (await chromium()).newPage()
-  const pageErrors: string[] = []
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  await page.goto(`http://127.0.0.1:${(files.address() as AddressInfo).port}/`)
-  await page.waitForFunction(() => (globalThis as { ready?: unknown }).ready !== undefined)
-  await page.evaluate(() => (globalThis as unknown as { ready: Promise<boolean> }).ready)
-  expect(pageErrors).toEqual([])
-  return {
-    page,
-    async close() {
-      await page.close()
-      await new Promise((resolve) => files.close(resolve))
-    },
-  }
-}
-
-/** A `fetch` from the page, as a front end makes it: JSON sent, JSON read. */
-const caller =
-  (page: () => Page) =>
-  (path: string, init?: { method: string; body?: string; headers?: object }) =>
-    page().evaluate(
-      async ([p, i]): Promise<Answer> => {
-        const res = await fetch(p, {
-          ...i,
-          headers: { 'content-type': 'application/json', ...(i?.headers ?? {}) },
-        })
-        return { status: res.status, body: await res.json() }
-      },
-      [path, init] as const,
-    )
+// One Chromium for every app of this file, a page each (their own origin and service worker).
+afterAll(closeBrowser)
 
 describe.skipIf(!chromiumAvailable).each([
   ['esbuild', esbuildBundle],

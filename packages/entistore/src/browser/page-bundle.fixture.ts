@@ -14,6 +14,8 @@ export interface PageBundleOptions {
   readonly source?: boolean
   /** Imports left to the app (not bundled). */
   readonly external?: readonly string[]
+  /** Where the packages are looked up (an app's folder). @default the repository */
+  readonly resolveDir?: string
 }
 
 /** `contents` (a module's JavaScript, importing by package name) bundled for a page. */
@@ -22,7 +24,7 @@ export async function bundleForPage(
   options: PageBundleOptions = {},
 ): Promise<{ readonly code: Uint8Array; readonly text: string; readonly warnings: string[] }> {
   const out = await build({
-    stdin: { contents, resolveDir: root, loader: 'js' },
+    stdin: { contents, resolveDir: options.resolveDir ?? root, loader: 'js' },
     bundle: true,
     platform: 'browser',
     format: 'esm',
