@@ -9,22 +9,26 @@ import { linesOfExitingScript } from './exiting-script.fixture.js'
 import { batchedLines, droppedLine, MAX_WRITE, type LineBatchOptions } from './line-batch.js'
 
 /** A writer on a fake output whose writes, timers and exit the test holds. */
-function held(options: Omit<LineBatchOptions, 'schedule' | 'onExit'> = {}) {
+function held(options: Omit<LineBatchOptions, 'schedule' | 'onExit'> = {}, abortable = false) {
   const writes: string[] = []
   const synced: string[] = []
-  const pending: ((error: null, written: number) => void)[] = []
+  const pending: ((error: NodeJS.ErrnoException | null, written: number) => void)[] = []
   const timers: (() => void)[] = []
   let exit!: () => void
   const log = batchedLines(
     {
       write: (data, done) => {
         writes.push(data.toString())
-        pending.push(() => done(null, data.length))
+        pending.push((error, written) =>
+          done(error, error === null && written === 0 ? data.length : written),
+        )
       },
       writeSync: (data) => {
         synced.push(data.toString())
         return data.length
       },
+      // A sink whose writes, not started yet, it takes back (fdSink's, within the turn).
+      ...(abortable ? { abort: () => pending.splice(0).length > 0 } : {}),
     },
     { ...options, schedule: (flush) => timers.push(flush), onExit: (f) => (exit = f) },
   )
@@ -36,6 +40,11 @@ function held(options: Omit<LineBatchOptions, 'schedule' | 'onExit'> = {}) {
     tick: () => timers.splice(0).forEach((f) => f()),
     /** Tells the writer that the oldest write is done. */
     complete: () => pending.shift()!(null, 0),
+    /** Tells the writer that the oldest write took `bytes`, the output then full (EAGAIN). */
+    full: (bytes: number) =>
+      bytes === 0
+        ? pending.shift()!(Object.assign(new Error('full'), { code: 'EAGAIN' }), 0)
+        : pending.shift()!(null, bytes),
     inFlight: () => pending.length,
     exit: () => exit(),
   }
@@ -131,6 +140,28 @@ describe('batchedLines', () => {
     w.exit()
     expect(w.writes).toEqual(['GET /a 200 0.10 ms 2 B -\n'])
     expect(w.synced).toEqual([`GET /b 200 0.10 ms 2 B -\n${droppedLine(1)}\n`])
+  })
+
+  it('at exit, writes first a write under way that the sink takes back, then the rest, in order', () => {
+    const w = held({ maxWrite: 30 }, true)
+    w.log('GET /a 200 0.10 ms 2 B -')
+    w.log('GET /b 200 0.10 ms 2 B -')
+    // The first line's batch is full: its write is under way, not started; the second waits.
+    expect(w.inFlight()).toBe(1)
+    w.exit()
+    expect(w.synced).toEqual(['GET /a 200 0.10 ms 2 B -\n', 'GET /b 200 0.10 ms 2 B -\n'])
+  })
+
+  it('at exit, writes first what a full output left of a write, then the rest', () => {
+    const w = held({ maxWrite: 30 })
+    w.log('GET /a 200 0.10 ms 2 B -')
+    w.log('GET /b 200 0.10 ms 2 B -')
+    // The output takes 4 bytes of the first batch, then says "not now": the rest waits a retry.
+    w.full(4)
+    w.full(0)
+    expect(w.inFlight()).toBe(0)
+    w.exit()
+    expect(w.synced).toEqual(['/a 200 0.10 ms 2 B -\n', 'GET /b 200 0.10 ms 2 B -\n'])
   })
 })
 

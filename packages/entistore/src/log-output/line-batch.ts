@@ -16,7 +16,8 @@
  *   says how many where they are missing, once the output takes lines again.
  * - Nothing is lost at exit: a pending timer or write keeps the process alive until its lines are
  *   out (a normal exit, and SIGTERM or SIGINT, which stop `serve` gracefully); what is still
- *   waiting when the process is ended at once (`process.exit`) is written synchronously then.
+ *   waiting when the process is ended at once (`process.exit`) is written synchronously then, a
+ *   write not yet handed to the thread pool first (fdSink).
  */
 import { write as fsWrite, writeSync } from 'node:fs'
 
@@ -31,6 +32,11 @@ export interface LineSink {
   write(data: Buffer, done: (error: NodeJS.ErrnoException | null, written: number) => void): void
   /** Writes `data` now, returning the bytes written (the exit's last lines). */
   writeSync(data: Buffer): number
+  /**
+   * Takes back the write under way if it has not started yet: true then, and its data is the
+   * caller's to write (at exit, in order, before the lines after it). @default none: never
+   */
+  abort?(): boolean
 }
 
 export interface LineBatchOptions {
@@ -54,9 +60,26 @@ export type LineWriter = (line: string, always?: boolean) => void
 
 /** The sink of file descriptor `fd` (1: stdout). */
 export function fdSink(fd: number): LineSink {
+  // A write goes to the thread pool at the end of the turn that asked for it, not at once: a
+  // process that ends in that turn (`process.exit` right after its lines) takes it back and
+  // writes it first, in order. One handed to the thread pool cannot be taken back: when the
+  // process ended before the pool ran it, its lines were lost, or came after those the exit
+  // wrote (it happened on a busy machine).
+  let queued: NodeJS.Immediate | undefined
   return {
-    write: (data, done) => fsWrite(fd, data, 0, data.length, null, done),
+    write: (data, done) => {
+      queued = setImmediate(() => {
+        queued = undefined
+        fsWrite(fd, data, 0, data.length, null, done)
+      })
+    },
     writeSync: (data) => writeSync(fd, data),
+    abort: () => {
+      if (queued === undefined) return false
+      clearImmediate(queued)
+      queued = undefined
+      return true
+    },
   }
 }
 
@@ -90,6 +113,9 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
   let dropped = 0
   let scheduled = false
   let closed = false
+  // Whether the sink holds `writing` (from its write to its callback); not while a remainder
+  // waits for the output to take more (EAGAIN).
+  let inFlight = false
 
   const seal = (): void => {
     if (batch === undefined || batchBytes === 0) return
@@ -106,9 +132,11 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
     const data = ready.shift()
     if (data === undefined) return
     writing = data
+    inFlight = true
     sink.write(data, written)
   }
   const written = (error: NodeJS.ErrnoException | null, bytes: number): void => {
+    inFlight = false
     const data = writing!
     if (error !== null && error.code !== 'EAGAIN') {
       // The output is gone (a closed pipe): nothing more can be said there.
@@ -119,7 +147,10 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
     waiting -= done
     if (done < data.length) {
       writing = data.subarray(done)
-      const resume = (): void => sink.write(writing!, written)
+      const resume = (): void => {
+        inFlight = true
+        sink.write(writing!, written)
+      }
       if (error === null) resume()
       else schedule(resume, RETRY_MS)
       return
@@ -156,12 +187,15 @@ export function batchedLines(sink: LineSink, options: LineBatchOptions = {}): Li
     waiting += bytes
     later()
   }
-  // At exit, whatever no write has taken yet goes out at once, after the write under way.
+  // At exit, whatever no write has taken yet goes out at once: first the write under way if the
+  // sink has not started it (or its remainder, waiting for the output), then the rest.
   const flushSync = (): void => {
     if (closed) return
     if (dropped > 0) add(droppedLine(dropped))
     dropped = 0
     seal()
+    if (writing !== undefined && (!inFlight || sink.abort?.() === true)) ready.unshift(writing)
+    writing = undefined
     let tries = 0
     for (let data = ready.shift(); data !== undefined; data = ready.shift()) {
       for (let at = 0; at < data.length;) {
