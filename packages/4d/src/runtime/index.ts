@@ -23,6 +23,10 @@
  * - mail/: outgoing mail: the MIME writer, `4D.SMTPTransporter`, `4D.MailAttachment`;
  * - commands/: the command table and the commands, theme by theme;
  * - this file, which assembles them.
+ *
+ * Assembling is this module's side effect, and package.json's `sideEffects` names it: a bundler
+ * that trusts the field keeps the module only for a binding of its own, and a re-export is not
+ * one (Vite, bundling the sources for a page, dropped it: the page's first 4D call failed).
  */
 import { BLOB_CLASS } from './classes/blob.js'
 import { FUNCTION_CLASS, OBJECT_CLASS } from './classes/builtin-class.js'

@@ -3,7 +3,7 @@
  * smoke installed (the four tarballs, msw, and the car rental written by the installed `entistore
  * bundle`), kept by CI for this test (PACK_SMOKE_KEEP, then ENTISTORE_PACKED_APP: Chromium is
  * installed after the pack smoke runs). Its front ends are bundled from that project's
- * node_modules, as its own bundler would, and answered by `setupWorker` with no server process:
+ * node_modules by esbuild and by Vite, as its own bundler would, and answered by `setupWorker` with no server process:
  * the shop's login, filtered read and create, and the car rental's class function. Without
  * ENTISTORE_PACKED_APP (a run outside CI), it says it skips.
  */
@@ -11,13 +11,14 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable } from '../explorer/chromium.fixture.js'
-import { bundleForPage } from './page-bundle.fixture.js'
+import { esbuildBundle, viteBundle } from './page-bundle.fixture.js'
 import { caller, closeBrowser, servedApp, SHOP_APP } from './served-app.fixture.js'
 
 const packed = process.env['ENTISTORE_PACKED_APP']
 
+// The project module by its path: a bundler may write the app elsewhere (Vite, in its cache).
 const PROJECT_APP = `
-import project from './project.js'
+import project from ${JSON.stringify(join(packed ?? '.', 'project.js'))}
 import { projectHandlers } from 'entistore/msw'
 import { setupWorker } from 'msw/browser'
 globalThis.ready = projectHandlers(project).then((handlers) => setupWorker(...handlers).start({ quiet: true }))
@@ -25,14 +26,17 @@ globalThis.ready = projectHandlers(project).then((handlers) => setupWorker(...ha
 
 afterAll(closeBrowser)
 
-describe.skipIf(!chromiumAvailable || packed === undefined)(
-  'entistore/msw from the packed tarballs, in Chromium through setupWorker',
-  () => {
+describe.skipIf(!chromiumAvailable || packed === undefined).each([
+  ['esbuild', esbuildBundle],
+  ['Vite', viteBundle],
+])(
+  'entistore/msw from the packed tarballs, bundled by %s, in Chromium through setupWorker',
+  (_, bundler) => {
     /** `app` bundled from the scratch project's packages, served in a page of its own. */
     const open = async (app: string) => {
-      const { text, warnings } = await bundleForPage(app, { resolveDir: packed! })
+      const { files, warnings } = await bundler(app, { resolveDir: packed! })
       expect(warnings).toEqual([])
-      return servedApp(text, join(packed!, 'node_modules/msw'))
+      return servedApp(files, join(packed!, 'node_modules/msw'))
     }
 
     it('answers the shop: a login, then a filtered read and a create as its session', async () => {

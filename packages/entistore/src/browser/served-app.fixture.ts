@@ -49,21 +49,28 @@ export interface ServedApp {
 }
 
 /**
- * A page running `app` (a bundle that sets `globalThis.ready` once its worker started), on a
- * server of the page's static files; `msw` is the folder of the msw package whose worker script
- * it serves (the repository's by default).
+ * A page running `app` (a bundle that sets `globalThis.ready` once its worker started; or its
+ * files by path, `/app.js` the entry, for a bundler that splits), on a server of the page's
+ * static files; `msw` is the folder of the msw package whose worker script it serves (the
+ * repository's by default).
  */
 export async function servedApp(
-  app: string,
+  app: string | Readonly<Record<string, string>>,
   msw: string = `${root}node_modules/msw`,
 ): Promise<ServedApp> {
   const worker = readFileSync(`${msw}/lib/mockServiceWorker.js`, 'utf8')
+  const scripts = typeof app === 'string' ? { '/app.js': app } : app
   const served: Record<string, [string, string]> = {
     '/': [
       'text/html',
       '<!doctype html><title>app</title><script type="module" src="/app.js"></script>',
     ],
-    '/app.js': ['text/javascript', app],
+    ...Object.fromEntries(
+      Object.entries(scripts).map(([path, code]) => [
+        path,
+        ['text/javascript', code] as [string, string],
+      ]),
+    ),
     '/mockServiceWorker.js': ['text/javascript', worker],
   }
   const files: Server = createServer((req, res) => {
