@@ -20,7 +20,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../commands/cli-serve.fixture.js'
-import { FUNCTIONS } from '../project/four-d-rest.fixture.js'
+import { FUNCTIONS, WEB_SERVER } from '../project/four-d-rest.fixture.js'
 import { projectHandlers, restHandlers } from './msw-handlers.js'
 import type { BundledProject } from './project-in-page.js'
 
@@ -185,6 +185,14 @@ describe.skipIf(oldNode)('restHandlers in Node, through msw/node', () => {
         body: '[]',
       })
       expect(await reply.json()).toEqual({ result: 'US cities and zip codes manager' })
+      // A project's HTTPHandlers.json: its class answers a path outside /rest, its rules apply.
+      const web = join(dir, 'web.js')
+      expect((await runCli(['bundle', '-p', WEB_SERVER, '-o', web])).code).toBe(0)
+      const site = ((await import(pathToFileURL(web).href)) as { default: BundledProject }).default
+      server.use(...(await projectHandlers(site, { baseUrl: 'https://site.test' })))
+      const start = await fetch('https://site.test/start/example?param=demo')
+      expect(start.headers.get('x-frame-options')).toBe('SAMEORIGIN')
+      expect(await start.text()).toContain('There are 2 url parts - Url parts are: start - example')
     } finally {
       server.resetHandlers()
       rmSync(dir, { recursive: true, force: true })

@@ -142,8 +142,9 @@ export interface ProjectHandlersOptions extends RestHandlersOptions, OpenProject
 
 /**
  * MSW handlers for a 4D project bundled by `entistore bundle --project` (the default export of
- * the module it writes): its model, data and roles served, its class functions run, as
- * `entistore serve --project` serves the folder. The 4D language is loaded and the code compiled
+ * the module it writes): its model, data and roles served, its class functions run, its HTTP
+ * request handlers and rules applied (`options`' own `handlers` and `rules` win), as `entistore
+ * serve --project` serves the folder. The 4D language is loaded and the code compiled
  * first: await it before `setupWorker(...handlers).start()` or `setupServer(...handlers)`.
  *
  * @example
@@ -155,5 +156,9 @@ export async function projectHandlers(
   project: BundledProject,
   options: ProjectHandlersOptions = {},
 ): Promise<RestHandlers> {
-  return restHandlers(await openProject(project, options), options)
+  return restHandlers(await openProject(project, options), {
+    ...(project.handlers === undefined ? {} : { handlers: project.handlers }),
+    ...(project.rules === undefined ? {} : { rules: project.rules }),
+    ...options,
+  })
 }

@@ -21,6 +21,7 @@ import {
   type RolesJson,
 } from '@entistore/core'
 import type { CodeLimits, EventLog, ProjectSource } from '@entistore/4d/portable'
+import type { HttpHandlerDef, HttpRuleDef } from '@entistore/rest'
 import { codeFunctions } from '../project/code-functions.js'
 import { Notes } from '../project/notes.js'
 import { closeRestricted, type RestrictEvent } from '../project/restrict-events.js'
@@ -47,6 +48,10 @@ export interface BundledProject {
   readonly roles?: RolesJson
   /** The data, as a data file holds it; none: empty. */
   readonly data?: DataFile
+  /** The HTTP request handlers of its `HTTPHandlers.json`, which its classes answer. */
+  readonly handlers?: readonly HttpHandlerDef[]
+  /** The HTTP rules of its `HTTPRules.json`. */
+  readonly rules?: readonly HttpRuleDef[]
 }
 
 export interface OpenProjectOptions {

@@ -10,7 +10,8 @@ const HELP = `Usage:
                    [--roles <roles.json>] [--components <folder>] [--watch]
 
 Writes a 4D project as one ES module, read as serve --project reads it: its model, its class and
-method files (compiled when a page opens the module), its roles and its data. entistore/msw's
+method files (compiled when a page opens the module), its roles, HTTP handlers and rules, and
+its data. entistore/msw's
 projectHandlers serves it to a page's fetch (setupWorker) or a test's (setupServer), the
 project's class functions running there, with no server process (docs/in-the-browser.md). A
 project.d.ts beside the module types it. What serve would say of the project is said on stderr.

@@ -5,7 +5,7 @@
  * files, roles.json, the data, a JSON file or a folder of CSV files), so that what a page serves
  * is what the server would: the same model, the same notes. The module holds the model, the code's
  * source texts (compiled when the page opens the bundle: the compiler is the same in both places,
- * and the texts are smaller than the trees), the roles and the data as the datastore holds them
+ * and the texts are smaller than the trees), the roles, the HTTP request handlers and rules, and the data as the datastore holds them
  * once loaded (core's dumpData), written one row a line. A `.d.ts` beside it types it for a
  * TypeScript front end. With `--watch`, the module is written again when the project or the
  * data changes; a change that does not load keeps the last module and says why.
@@ -16,6 +16,7 @@ import { dumpData, Roles, type DataFile, type DataRow, type RolesJson } from '@e
 import { BUNDLE_FORMAT, type BundledProject } from '../browser/project-in-page.js'
 import { CLOSED, loadDatastoreFiles } from '../load/load-files.js'
 import type { LoadedProject } from '../project/load-project.js'
+import { projectHttpSettings } from '../project/http-settings.js'
 import { dataFileText, writeFileAtomic } from '../persist/save.js'
 
 export interface BundleOptions {
@@ -59,6 +60,7 @@ export async function makeBundle(options: BundleOptions): Promise<MadeBundle> {
     )
   const roles = rolesOf(options.roles ?? project.files.roles)
   const data = withoutLoadStamps(dumpData(ds))
+  const http = await projectHttpSettings(options.project)
   const bundle: Omit<BundledProject, 'data'> = {
     format: BUNDLE_FORMAT,
     project: basename(dirname(project.files.project)),
@@ -71,6 +73,7 @@ export async function makeBundle(options: BundleOptions): Promise<MadeBundle> {
     shadowed: [...project.shadowed],
     restricts: project.restricts,
     ...(roles === undefined ? {} : { roles }),
+    ...http,
   }
   return {
     text: moduleText(bundle, options.data === undefined ? undefined : dataFileText(data)),

@@ -22,6 +22,8 @@ export const DOCS = fileURLToPath(new URL('test-projects/docs-company', import.m
  * structures (City and Zip, Students and Schools, Product), with their data in `csv/`.
  */
 export const FUNCTIONS = fileURLToPath(new URL('test-projects/docs-functions', import.meta.url))
+/** A project of HTTP request handlers and rules (`HTTPHandlers.json`, `HTTPRules.json`). */
+export const WEB_SERVER = fileURLToPath(new URL('test-projects/web-server', import.meta.url))
 /** Issue 78's attacks on 4D code: functions that recurse, grow, loop, walk links, backtrack. */
 export const HOSTILE = fileURLToPath(new URL('test-projects/hostile', import.meta.url))
 /** The same through the code core runs on its own: a restrict and an entity event that loop. */

@@ -31,6 +31,8 @@ describe('bytes as text without Buffer', () => {
   it('says bytes in hexadecimal capitals, and draws random bytes and UUIDs from Web Crypto', () => {
     expect(hexOf(new Uint8Array([0, 15, 171, 255]))).toBe('000FABFF')
     expect(randomBytes(16)).toHaveLength(16)
-    expect(randomUuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(randomUuid()).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    )
   })
 })
