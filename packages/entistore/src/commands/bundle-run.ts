@@ -3,7 +3,6 @@
  * with `--watch` again at each change, a change that does not load said and the last module kept.
  */
 import type { CliIo } from './cli-io.js'
-import { FileError } from '../files/file-error.js'
 import { writeBundle, wroteLine, type BundleOptions } from '../outputs/project-bundle.js'
 
 export interface BundleCommandOptions extends BundleOptions {
@@ -19,16 +18,6 @@ export async function runBundleCommand(options: BundleCommandOptions, io: CliIo)
     return 0
   }
   if (!options.watch) return once()
-  // A project or data file that cannot be loaded is said, and waited on to be mended.
-  const guarded = async (): Promise<number> => {
-    try {
-      return await once()
-    } catch (e) {
-      if (!(e instanceof FileError)) throw e
-      io.err(`entistore: ${e.message} (${options.out} is left as it was)`)
-      return 1
-    }
-  }
   const { watchedSources } = await import('../project/project-files.js')
   const { whileWatching } = await import('./watch-loop.js')
   return whileWatching(
@@ -37,10 +26,11 @@ export async function runBundleCommand(options: BundleCommandOptions, io: CliIo)
         ...watchedSources(options.project, options.roles),
         ...[options.roles, options.data].filter((f) => f !== undefined),
       ],
-      run: guarded,
+      run: once,
       ...(io.onWatchRun === undefined ? {} : { onRun: io.onWatchRun }),
       command: 'entistore bundle',
       watching: options.project,
+      afterFileError: ` (${options.out} is left as it was)`,
     },
     io,
   )

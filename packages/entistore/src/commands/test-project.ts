@@ -6,7 +6,6 @@
  */
 import { writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { FileError } from '../files/file-error.js'
 import { openProjectTests, TESTS_CONFIG } from '../testing/project-tests.js'
 import { githubReporter } from '../testing/reporters/github.js'
 import { humanReporter } from '../testing/reporters/human.js'
@@ -71,23 +70,13 @@ async function watchedFiles(options: TestCommandOptions): Promise<string[]> {
 
 export async function runTestCommand(options: TestCommandOptions, io: CliIo): Promise<number> {
   if (options.watch !== true) return runOnce(options, io)
-  // A project or data file that cannot be loaded is said, and waited on to be mended.
-  const guarded = async (): Promise<number> => {
-    try {
-      return await runOnce(options, io)
-    } catch (e) {
-      if (!(e instanceof FileError)) throw e
-      io.err(`entistore: ${e.message}`)
-      return 1
-    }
-  }
   const { whileWatching } = await import('./watch-loop.js')
   return whileWatching(
     {
       files: await watchedFiles(options),
       run: async (first) => {
         if (!first) io.out('')
-        return guarded()
+        return runOnce(options, io)
       },
       ...(io.onWatchRun === undefined ? {} : { onRun: io.onWatchRun }),
       command: 'entistore test',

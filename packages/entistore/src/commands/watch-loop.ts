@@ -1,9 +1,11 @@
 /**
  * @module What `--watch` does for the commands that run once a change (`test --watch`, `bundle
  * --watch`): the files watched from before the first run, so that a change made while it runs is
- * heard; one run at a time, a change during a run running it once more after it; a watch that
- * fails said; until the stop signal (SIGINT, SIGTERM), then the last run's exit code.
+ * heard; one run at a time, a change during a run running it once more after it; a run whose
+ * project or data file cannot be loaded said (exit code 1) and the next change waited for; a
+ * watch that fails said; until the stop signal (SIGINT, SIGTERM), then the last run's exit code.
  */
+import { FileError } from '../files/file-error.js'
 import type { CliIo } from './cli-io.js'
 
 export interface WatchLoop {
@@ -17,6 +19,8 @@ export interface WatchLoop {
   readonly command: string
   /** What is watched, for the line after the first run: `Watching <it> for changes`. */
   readonly watching: string
+  /** Said after a file's error, what a failed run left: ` (project.js is left as it was)`. */
+  readonly afterFileError?: string
 }
 
 export async function whileWatching(loop: WatchLoop, io: CliIo): Promise<number> {
@@ -25,6 +29,15 @@ export async function whileWatching(loop: WatchLoop, io: CliIo): Promise<number>
   let running: Promise<void> | undefined
   let again = false
   let first = true
+  const guarded = async (isFirst: boolean): Promise<number> => {
+    try {
+      return await loop.run(isFirst)
+    } catch (e) {
+      if (!(e instanceof FileError)) throw e
+      io.err(`entistore: ${e.message}${loop.afterFileError ?? ''}`)
+      return 1
+    }
+  }
   const run = (): void => {
     if (running !== undefined) {
       again = true
@@ -33,7 +46,7 @@ export async function whileWatching(loop: WatchLoop, io: CliIo): Promise<number>
     running = (async () => {
       do {
         again = false
-        code = await loop.run(first)
+        code = await guarded(first)
         first = false
         loop.onRun?.(code)
       } while (again)
