@@ -16,8 +16,9 @@
  *
  * A call of an async function is answered with a Promise (`isPending`): the listener goes on with
  * the next requests and writes that reply when it settles, unless its client has gone meanwhile
- * (only the synchronous part of the call counts as running long). Every other reply is written at
- * once, with no Promise. The replies of one keep-alive connection
+ * (only the synchronous part of the call counts as running long). Every other reply is answered
+ * at once, with no Promise, and written at the end of the turn with the others answered in it
+ * (reply-batch.ts: one wake-up of the clients for a burst). The replies of one keep-alive connection
  * still leave in request order: node:http gives a connection's responses the socket one after the
  * other, and keeps what is written to a later one until the earlier ones have ended.
  */
@@ -40,6 +41,7 @@ import {
 } from '../body/bodies-in-flight.js'
 import { lingerAfterAnswer, type LingerBounds } from './linger.js'
 import { readBody } from './read-body.js'
+import { ReplyBatch } from './reply-batch.js'
 import { Outbox, writeReply, type BackpressureOptions } from './write-reply.js'
 
 export interface NodeListenerOptions extends BackpressureOptions, BodyReadOptions {
@@ -69,6 +71,8 @@ export interface NodeListener extends BodyCounters {
   readonly abandonedRequests: number
   /** Replies now waiting for an async function to settle. */
   readonly pendingReplies: number
+  /** Replies answered in this turn of the event loop, written at its end (reply-batch.ts). */
+  readonly batchedReplies: number
 }
 
 // The connection is closed after a refused body (413, 503, 408): the rest of it is not worth
@@ -166,6 +170,19 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     }
   }
 
+  // The replies answered in this turn, written together at its end (reply-batch.ts says why).
+  // One whose client went away meanwhile is not written; nothing thrown stops the others.
+  const batch = new ReplyBatch<RestReply>((res, reply) => {
+    try {
+      if (res.destroyed || res.writableEnded) return
+      const socket = res.socket
+      if (socket !== null && (socket.destroyed || !socket.writable)) res.destroy()
+      else deliver(res, reply)
+    } catch {
+      res.destroy()
+    }
+  })
+
   let pending = 0
 
   /**
@@ -205,7 +222,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
       reply = core.refuse(error, request)
     }
     if (isPending(reply)) later(req, res, reply)
-    else deliver(res, reply)
+    else batch.add(res, reply)
   }
 
   // The queue of requests read while, or after, the loop was held. `pumping` while it is in use
@@ -354,6 +371,7 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
     queuedRequests: { get: () => queue.length - head },
     abandonedRequests: { get: () => abandoned },
     pendingReplies: { get: () => pending },
+    batchedReplies: { get: () => batch.size },
     ...bodies.counters(),
   }) as NodeListener
 }
