@@ -17,7 +17,7 @@ import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /** Where the durations are kept: `project:path from the project's root` → milliseconds. */
-const DURATIONS_FILE = new URL('./test-durations.json', import.meta.url)
+export const DURATIONS_FILE = new URL('./test-durations.json', import.meta.url)
 
 /** The key of a test file in the durations file. */
 export const durationKey = (project: string, root: string, moduleId: string): string =>
