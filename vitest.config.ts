@@ -1,6 +1,5 @@
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
-import SlowFirst from './tools/slow-first.ts'
 import { projects } from './vitest.workspace.ts'
 
 const benchLog = process.env['ENTISTORE_BENCH_LOG'] === '1'
@@ -19,10 +18,6 @@ export default defineConfig({
     // 9 min 50 s; three, 452 s and 9 min 22 s (2026-11-28). The tests bound only hangs
     // (vitest.workspace.ts), so a busier machine slows them without failing them.
     maxWorkers: 3,
-    // Each project's slowest files first, from the durations kept in tools/test-durations.json:
-    // in a clean clone vitest has no durations of its own, and a long file started last kept the
-    // other workers idle behind it.
-    sequence: { sequencer: SlowFirst },
     reporters: ['default', './tools/summary-reporter.ts'],
     // The bench project's smoke runs print no tables: at 1k rows and a fraction of a second a
     // round their figures (and a goal's MISS) say nothing, and in a green run they read as
