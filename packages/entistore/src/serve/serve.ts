@@ -245,7 +245,11 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     // With `persist`, a reply waits until the writes before it are on disk (a picture's record
     // is written off the event loop: persist/durable-replies.ts).
     const durable = persistenceOf(served)?.wrap(handler) ?? handler
-    const listener = toNodeListener(options.wrapCore ? options.wrapCore(durable) : durable, options)
+    const listener = toNodeListener(options.wrapCore ? options.wrapCore(durable) : durable, {
+      ...options,
+      // Once the server stops, the replies still on their way tell their clients it closes.
+      closing: () => stopping,
+    })
     const outer = options.wrapListener ? options.wrapListener(listener, handler) : listener
     const wrapped = counted(outer)
     return {
@@ -271,8 +275,13 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   let current = build(ds)
   const healthPath = options.healthPath ?? '/health'
   const steps = [...(options.onShutdown ?? [])]
-  // The replies not sent yet: a shutdown waits for them, and marks them `Connection: close`.
-  const inFlight = new Set<ServerResponse>()
+  // How many replies are not sent yet: a shutdown waits for them (the listener marks those it
+  // writes after the stop `Connection: close`). A count, not a Set of the responses: a response
+  // put in a long-lived Set or Map for its short life, even deleted at once, left about a quarter
+  // of what each request allocated alive at the next scavenge, carried into the old generation
+  // and collected there (V8's --trace-gc-nvp, GETs by key: 393 MB of 1,513 MB survived, against
+  // 23 MB with a count; the collector's pauses 485 → 80 ms over 4 s).
+  let inFlight = 0
   // Those of them that are live feeds (server-sent events): a stop ends them rather than wait.
   const feeds = new Set<ServerResponse>()
   let stopping = false
@@ -281,13 +290,14 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
   const requestDone = options.onRequestDone
   // One listener for every reply (no closure per request), which also hands a log its entry.
   function forget(this: ServerResponse): void {
-    inFlight.delete(this)
-    feeds.delete(this)
+    inFlight--
+    // Only where there are feeds (server-sent events, rare): most replies are in no Set.
+    if (feeds.size > 0) feeds.delete(this)
     if (requestDone !== undefined) logClosed(this, current.sessions, requestDone)
     if (!stopping) return
     // The connection of the reply just sent is idle now: close it rather than keep it alive.
     server.closeIdleConnections()
-    if (inFlight.size === 0) drained?.()
+    if (inFlight === 0) drained?.()
   }
 
   const health = (req: IncomingMessage, res: ServerResponse): void => {
@@ -312,7 +322,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
           uptime: Math.round(performance.now() - started) / 1000,
           globalStamp: current.ds.globalStamp,
           sessions: current.ds.sessions.size,
-          inFlight: inFlight.size - 1, // not this one
+          inFlight: inFlight - 1, // not this one
           ...(current.ds.parallel === undefined
             ? {}
             : {
@@ -342,7 +352,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
         : { ServerResponse: tappedResponse(() => current.sessions) }),
     },
     (req, res) => {
-      inFlight.add(res)
+      inFlight++
       res.on('close', forget)
       if (isFeedPath(pathOf(req.url))) {
         feeds.add(res)
@@ -375,8 +385,6 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
       if (timeoutMs <= 0) expire()
       else cancel = schedule(expire, timeoutMs)
     })
-    // Replies already on their way but whose headers are not out yet still tell the client.
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
     // A live feed's stream (`/rest/$changes`) never finishes by itself: ended now, its client
     // reconnects (to another process, or to this one restarted) with its Last-Event-ID and
     // misses nothing. Waiting for it would hold the stop until its timeout.
@@ -385,12 +393,12 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     server.closeIdleConnections()
     const allAnswered = new Promise<void>((resolve) => {
       drained = resolve
-      if (inFlight.size === 0) resolve()
+      if (inFlight === 0) resolve()
     })
     await Promise.race([allAnswered.then(() => closed), deadline])
     let dropped = 0
     if (timedOut) {
-      dropped = inFlight.size
+      dropped = inFlight
       server.closeAllConnections()
       await closed
     }
@@ -441,7 +449,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
           return stopping
         },
         get inFlight() {
-          return inFlight.size
+          return inFlight
         },
         replace: (next) => {
           current = build(next)

@@ -329,6 +329,21 @@ describe('toNodeListener', () => {
     await ended
     expect(server.listening).toBe(false)
   })
+
+  it('says Connection: close on the replies it writes while `closing` says so, not before', async () => {
+    let stopping = false
+    const listener = toNodeListener(createRestHandler(datastore()), { closing: () => stopping })
+    const { base } = await listen(listener)
+    const before = await fetch(`${base}/rest/Employee(1)`)
+    stopping = true
+    const after = await fetch(`${base}/rest/Employee(1)`)
+    const refused = await fetch(`${base}/rest/Nobody`)
+    expect([before, after, refused].map((r) => [r.status, r.headers.get('connection')])).toEqual([
+      [200, 'keep-alive'],
+      [200, 'close'],
+      [404, 'close'],
+    ])
+  })
 })
 
 describe('toNodeListener: replies given later (async function calls)', () => {

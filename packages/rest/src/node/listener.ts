@@ -57,6 +57,13 @@ export interface NodeListenerOptions extends BackpressureOptions, BodyReadOption
    * gives undefined, such a request is answered 400 (9030) saying the body was read before.
    */
   readonly parsedBody?: (req: IncomingMessage) => Uint8Array | string | undefined
+  /**
+   * Whether the server is stopping: a reply written while it says so carries `Connection: close`,
+   * so that its client opens its next connection elsewhere (or to the server restarted). Asked as
+   * each reply is written, those answered before the stop and written after it included.
+   * @default never
+   */
+  readonly closing?: () => boolean
 }
 
 export interface NodeListener extends BodyCounters {
@@ -152,20 +159,21 @@ export function toNodeListener(core: RestCore, options: NodeListenerOptions = {}
   })
   const targetOf = options.url ?? ((req: IncomingMessage) => req.url ?? '/')
 
+  const closing = options.closing
   /**
    * Writes `reply`. A reply node refuses to write (a header value it does not allow) becomes a 500,
    * like any other failure, while its status can still be sent; after that, the connection is cut.
    */
   const deliver = (res: ServerResponse, reply: RestReply): void => {
     try {
-      writeReply(res, reply, outbox)
+      writeReply(res, reply, outbox, closing?.() === true ? CLOSE : undefined)
     } catch (error) {
       if (res.headersSent) res.destroy()
       else {
         // What the failed write set is undone: its headers, its reason phrase.
         for (const name of res.getHeaderNames()) res.removeHeader(name)
         res.statusMessage = ''
-        writeReply(res, core.refuse(error), outbox)
+        writeReply(res, core.refuse(error), outbox, closing?.() === true ? CLOSE : undefined)
       }
     }
   }
