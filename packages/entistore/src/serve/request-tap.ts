@@ -14,14 +14,15 @@
  * session's after the request (a login's line names who logged in), or, when the request ended
  * its session (a logout), the one it had before.
  */
-import {
+import type {
+  IncomingMessage,
+  OutgoingHttpHeader,
+  OutgoingHttpHeaders,
   ServerResponse,
-  type IncomingMessage,
-  type OutgoingHttpHeader,
-  type OutgoingHttpHeaders,
 } from 'node:http'
 import type { Session, SessionStoreApi } from '@entistore/core'
 import { readCookie, readRequestNames, sessionUser } from '@entistore/rest'
+import { http } from '../node-http.js'
 import type { RequestLogEntry } from './request-log.js'
 
 /** Where the sessions of the datastore served now are, and how a request names its own. */
@@ -74,7 +75,7 @@ function namesSessionId(url: string | undefined): boolean {
 }
 
 // node:http constructs a response with (req, options); its types name only the request.
-const Response = ServerResponse as unknown as new (
+const Response = http.ServerResponse as unknown as new (
   req: IncomingMessage,
   options?: unknown,
 ) => ServerResponse

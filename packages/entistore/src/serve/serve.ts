@@ -18,14 +18,7 @@
  * first. A deadline bounds it all after the delay: past it, the connections left are destroyed
  * and the result says `forced`.
  */
-import {
-  createServer,
-  maxHeaderSize,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from 'node:http'
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import type { Datastore } from '@entistore/core'
@@ -49,6 +42,7 @@ import { realSchedule, type Schedule } from './chaos.js'
 import { memoryNow, type HealthMemory } from './memory-now.js'
 import { persistenceOf } from '../persist/persistences.js'
 import type { RequestLogEntry } from './request-log.js'
+import { http } from '../node-http.js'
 import { logClosed, tappedResponse } from './request-tap.js'
 import { announceServing } from '../project/web-server-host.js'
 
@@ -218,7 +212,7 @@ export interface HealthReply {
 
 /** Starts an HTTP server for `ds`; resolves once it is listening. */
 export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<RunningServer> {
-  const maxHeaderBytes = options.maxHeaderBytes ?? maxHeaderSize
+  const maxHeaderBytes = options.maxHeaderBytes ?? http.maxHeaderSize
   const explorer = options.explorer === true ? {} : options.explorer || undefined
   // The page's module only when the page is served: a server without it does not import it.
   const page = explorer && (await import('../explorer/explorer-files.js'))
@@ -344,7 +338,7 @@ export async function serve(ds: Datastore, options: ServeOptions = {}): Promise<
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
-  const server = createServer(
+  const server = http.createServer(
     {
       maxHeaderSize: maxHeaderBytes,
       ...(requestDone === undefined

@@ -5,10 +5,14 @@
  * the `__ERROR` body every other refusal has. Install it on the server:
  * `server.on('clientError', clientErrorListener(handler, { maxHeaderBytes }))`.
  */
-import { maxHeaderSize, STATUS_CODES } from 'node:http'
+import type * as Http from 'node:http'
 import type { Duplex } from 'node:stream'
 import { datastoreError } from '@entistore/core'
 import type { RestCore } from '../exchange.js'
+
+// Taken from the running process, not imported: an import of node:http from an ES module makes
+// its facade, which loads undici (20 ms of a server's start-up) for exports nothing here uses.
+const { maxHeaderSize, STATUS_CODES }: typeof Http = process.getBuiltinModule('node:http')
 
 export interface ClientErrorOptions {
   /** The server's `maxHeaderSize`, named in the 431 message. @default http.maxHeaderSize */

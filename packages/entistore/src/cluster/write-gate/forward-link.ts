@@ -21,7 +21,8 @@
  * inside an answered batch is that write's alone.
  */
 import { once } from 'node:events'
-import http from 'node:http'
+import type * as Http from 'node:http'
+import { http } from '../../node-http.js'
 import type { AddressInfo } from 'node:net'
 import type { ForwardedReply, ForwardedWrite } from './forwarded.js'
 
@@ -152,7 +153,7 @@ interface Queued {
  * one turn of the event loop go together, a batch per writer (see the module's comment).
  */
 export class WriteSender {
-  readonly #agents = new Map<string, http.Agent>()
+  readonly #agents = new Map<string, Http.Agent>()
   readonly #timeoutMs: number
   // The writes of this turn, by writer address and token.
   readonly #queued = new Map<string, Queued[]>()
