@@ -13,7 +13,7 @@
  *
  * Each connection's replies still leave in request order (node:http holds a later response until
  * the one before has ended), and the batch keeps the order the replies were answered in. A reply
- * waits at most until the end of the turn it was answered in: no later request's work comes first.
+ * waits for the requests node read after it in the same turn, never for one of a later turn.
  */
 import type { ServerResponse } from 'node:http'
 
