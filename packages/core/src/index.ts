@@ -59,6 +59,7 @@ export type {
 } from './orda/objects/attribute-types.js'
 export type { DataSnapshot } from './store/data-snapshot.js'
 export { DataClass } from './orda/objects/data-class.js'
+export { loadedColumnsOf, rowIdOf } from './orda/objects/loaded-rows.js'
 export type { ReadSettings } from './orda/objects/data-class.js'
 // 4D's DataClass members beyond reads and writes: docs/orda.md, DataClass
 export type { DataClassAttribute, DataClassInfo } from './orda/members/data-class-info.js'
@@ -115,6 +116,7 @@ export type {
 } from './txn/save-status.js'
 export { keyText, toKey } from './store/keys.js'
 export type { EntityRecord, KeyValue } from './store/entity-record.js'
+export type { LoadedColumns } from './store/base-rows.js'
 export type { DataFile, LoadOptions, LoadProgress, LoadReport } from './store/load-data.js'
 export type { DataLoader } from './store/store.js'
 export { dumpData, dumpRows } from './store/dump-data.js'

@@ -27,7 +27,22 @@ import {
 } from './base-columns.js'
 import { TextPool, TextColumn } from './text-column.js'
 
-export class BaseRows {
+/**
+ * @internal A data load's rows as its columns hold them, for a reader that makes no record of a
+ * row (a REST read rendered straight from them): `column(p).get(rowId - start)` is the value at
+ * storage position `p` of row `rowId`, as the row's record would hold it.
+ */
+export interface LoadedColumns {
+  /** The first row id of the load. */
+  readonly start: number
+  /** The column at storage position `position` (a class of its own a kind of value). */
+  column(position: number): { get(i: number): StoredValue }
+  key(rowId: number): KeyValue
+  stamp(rowId: number): number
+  timestamp(rowId: number): number
+}
+
+export class BaseRows implements LoadedColumns {
   /** The first row id of the load. */
   readonly start: number
   /** How many row ids it covers. */
@@ -157,6 +172,11 @@ export class BaseRows {
       if (typeof v === 'number' && !(v <= max!)) max = v
     }
     return max
+  }
+
+  /** The column at storage position `position` (LoadedColumns). */
+  column(position: number): Column {
+    return this.#columns[position]!
   }
 
   /** The value at storage position `position` of row `rowId`. */

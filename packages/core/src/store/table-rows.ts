@@ -11,7 +11,7 @@
 import type { KeyComparer } from '../indexes/hash-key.js'
 import type { DataClassDef } from '../schema/definitions.js'
 import type { EntityRecord, KeyValue, StoredValues } from './entity-record.js'
-import { BaseRows } from './base-rows.js'
+import { BaseRows, type LoadedColumns } from './base-rows.js'
 import { RecentRecords } from './recent-records.js'
 import { SlotArray } from './slot-array.js'
 import { slotKey, slotStamp, slotTimestamp, slotValue } from './table-view.js'
@@ -105,6 +105,16 @@ export class TableRows {
       made.set(rowId, record)
     }
     return record
+  }
+
+  /**
+   * @internal The columns of the load that stored row `rowId`, while its slot still holds them
+   * (the row never written since its load), else undefined: its values read there make no
+   * record, and are the values its record would hold.
+   */
+  loadedColumns(rowId: number): LoadedColumns | undefined {
+    const slot = this.slots.get(rowId)
+    return slot instanceof BaseRows ? slot : undefined
   }
 
   /** Whether row `rowId` is live (a liveness test that makes no record). */

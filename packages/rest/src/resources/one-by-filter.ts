@@ -25,13 +25,18 @@
 import {
   filterSize,
   isPublic,
+  loadedColumnsOf,
   parseCached,
   type ComparisonNode,
   type DataClassDef,
   type FilterNode,
+  type DataClass,
   type Datastore,
+  type EntitySelection,
 } from '@entistore/core'
+import { ColumnWriter } from '../serialize/column-writer.js'
 import type { EntityWriter } from '../serialize/entity.js'
+import { Uris } from '../serialize/uris.js'
 import { envelopeClose, envelopeOpen } from '../serialize/selection.js'
 import { formDecode, unquote } from '../url/query-string.js'
 import type { QueryLimits } from '../url/query-limits.js'
@@ -107,6 +112,7 @@ export function oneByFilterLane(
   limits: QueryLimits,
   maxReplyBytes: number,
 ): OneByFilter {
+  const columns = new ColumnWriter(new Uris(basePath))
   return (path, query) => {
     if (path.length <= basePath.length + 1 || !path.startsWith(basePath)) return undefined
     if (path.charCodeAt(basePath.length) !== 0x2f /* / */) return undefined
@@ -134,10 +140,11 @@ export function oneByFilterLane(
         const found = unique ? prepared.select() : prepared.lookupSelect([], most)
         if (found === undefined || found.length > most) return undefined
         let text = envelopeOpen(dc, found.length, 0)
-        for (let i = 0; i < found.length; i++) {
-          const entity = found.at(i)
-          if (!entity || writer.viewOf(entity) !== '') return undefined
-          text += i === 0 ? writer.member(entity) : `,${writer.member(entity)}`
+        const rows = found.rowIds
+        for (let i = 0; i < rows.length; i++) {
+          const member = memberText(dc, rows[i]!, found, i)
+          if (member === undefined) return undefined
+          text += i === 0 ? member : `,${member}`
         }
         return text + envelopeClose(found.length)
       })
@@ -147,5 +154,19 @@ export function oneByFilterLane(
     // A reply that might be past the limit (three bytes a character at most) is the general
     // path's to refuse.
     return body !== undefined && body.length <= maxReplyBytes / 3 ? body : undefined
+  }
+
+  /** Member `i` of `found` (row `rowId`): from its load's columns, else from its entity. */
+  function memberText(
+    dc: DataClass,
+    rowId: number,
+    found: EntitySelection,
+    i: number,
+  ): string | undefined {
+    const loaded = loadedColumnsOf(dc, rowId)
+    const text = loaded === undefined ? undefined : columns.text(dc, '{', loaded, rowId)
+    if (text !== undefined) return text
+    const entity = found.at(i)
+    return entity && writer.viewOf(entity) === '' ? writer.member(entity) : undefined
   }
 }

@@ -9,7 +9,10 @@
  * request from the start, so every error reply is the general path's own. A property test holds
  * the two lanes to the same replies (read-by-key.prop.test.ts).
  */
-import { isPublic, type Datastore } from '@entistore/core'
+import { isPublic, loadedColumnsOf, rowIdOf, type Datastore, type Entity } from '@entistore/core'
+import { ColumnWriter } from '../serialize/column-writer.js'
+import { shapeOfClass } from '../serialize/entity-shape.js'
+import { Uris } from '../serialize/uris.js'
 import type { EntityTexts } from '../serialize/entity-texts.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import { readByKey } from '../url/parse-rest-url.js'
@@ -24,25 +27,53 @@ export function readByKeyLane(
   texts: EntityTexts | undefined,
   maxReplyBytes: number,
 ): ReadByKey {
+  const columns = new ColumnWriter(new Uris(basePath))
   return (path) => {
     if (!path.startsWith(basePath)) return undefined
     const target = readByKey(path, basePath)
     if (target === undefined) return undefined
     const dc = ds.findDataClass(target.dataClass)
     if (dc === undefined || !isPublic(dc.def)) return undefined
-    let entity
+    let body: string | undefined
     try {
       // A key index still being built, or a key the attribute's type refuses: the general path
       // waits for the one and answers the other.
-      entity = ds.withoutUnbuiltIndexes(() => dc.get(target.key))
+      body = ds.withoutUnbuiltIndexes(() => {
+        const rowId = rowIdOf(dc, target.key)
+        // No such entity: the general path's 404.
+        if (rowId !== undefined && rowId < 0) return undefined
+        const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
+        const fromColumns =
+          loaded === undefined
+            ? undefined
+            : (): string | undefined =>
+                columns.text(dc, shapeOfClass(dc).singleOpen, loaded, rowId!)
+        const text =
+          fromColumns === undefined
+            ? undefined
+            : texts === undefined
+              ? fromColumns()
+              : texts.textOf(
+                  dc.def,
+                  rowId!,
+                  loaded!.stamp(rowId!),
+                  loaded!.timestamp(rowId!),
+                  fromColumns,
+                )
+        return text ?? fromEntity(dc.get(target.key))
+      })
     } catch {
       return undefined
     }
-    if (entity === null || writer.viewOf(entity) !== '') return undefined
-    const body =
-      texts === undefined ? writer.single(entity) : texts.text(entity, () => writer.single(entity))
     // A reply that might be past the limit (three bytes a character at most) is the general
     // path's to refuse.
-    return body.length <= maxReplyBytes / 3 ? body : undefined
+    return body !== undefined && body.length <= maxReplyBytes / 3 ? body : undefined
+  }
+
+  function fromEntity(entity: Entity | null): string | undefined {
+    if (entity === null || writer.viewOf(entity) !== '') return undefined
+    return texts === undefined
+      ? writer.single(entity)
+      : texts.text(entity, () => writer.single(entity))
   }
 }

@@ -98,7 +98,24 @@ export class EntityTexts {
    * row was read twice recently before (the doorkeeper).
    */
   text(entity: Entity, render: () => string, view = ''): string {
-    const key = this.#key(entity.dataClass.def, entity.rowId)
+    const { dataClass, rowId, stamp, timestamp } = entity
+    return this.textOf(dataClass.def, rowId, stamp, timestamp, render, view)!
+  }
+
+  /**
+   * `text` for the version of row `rowId` of `def` with `stamp` and `timestamp`, read without its
+   * entity (a row rendered from its load's columns). When `render` gives undefined (the caller
+   * renders the row another way), so does this, and the row's reads are not counted.
+   */
+  textOf(
+    def: DataClassDef,
+    rowId: number,
+    stamp: number,
+    timestamp: number,
+    render: () => string | undefined,
+    view = '',
+  ): string | undefined {
+    const key = this.#key(def, rowId)
     // Fibonacci hashing: consecutive row ids land far apart.
     const slot = Math.imul(key | 0, 0x9e3779b1) >>> 16
     // Keys past 2^31 share their door with others (a row read less often may then be let in).
@@ -106,10 +123,11 @@ export class EntityTexts {
     const at = view === '' ? key : `${view}:${key}`
     if (this.#letIn[slot] === mark) {
       const held = this.#cache.get(at)
-      if (held !== undefined && held.stamp === entity.stamp && held.timestamp === entity.timestamp)
+      if (held !== undefined && held.stamp === stamp && held.timestamp === timestamp)
         return held.text
     }
     const text = render()
+    if (text === undefined) return undefined
     if (this.#twice[slot] !== mark) {
       if (this.#once[slot] === mark) this.#twice[slot] = mark
       else this.#once[slot] = mark
@@ -126,7 +144,7 @@ export class EntityTexts {
       this.#listening = true
       this.#ds.onCommit(this.#drop, { loadRows: false })
     }
-    this.#cache.set(at, { stamp: entity.stamp, timestamp: entity.timestamp, text }, { size })
+    this.#cache.set(at, { stamp, timestamp, text }, { size })
     this.#letIn[slot] = mark
     return text
   }

@@ -20,6 +20,7 @@ import {
   type StoredValue,
 } from '@entistore/core'
 import { shapeOf, shapeOfClass, type Slot } from './entity-shape.js'
+import { LastIso } from './last-iso.js'
 import { computedValue, REFUSED } from './computed-value.js'
 import { prune, type Member, type Projection } from './projection.js'
 import { partsText, type Nested, type Part } from './reply-parts.js'
@@ -52,10 +53,7 @@ export type Shows = (dc: DataClassDef, attr: AttributeDef) => boolean
 export class EntityWriter {
   readonly #uris: Uris
   readonly #shows: Shows | undefined
-  // The text of the last timestamp written: the entities of a page were mostly saved at the same
-  // instant (a load, a batch), and toISOString is a good part of writing a small entity.
-  #lastTimestamp = NaN
-  #lastIso = ''
+  readonly #iso = new LastIso()
   // The deferred form of each related entity written, by its version (a version's dataclass and
   // key never change): many entities point at the same few (a Group of 200 behind every Item), and
   // its URI and key texts were a good part of writing a small entity. Shared with restricted().
@@ -285,7 +283,7 @@ export class EntityWriter {
   #head(open: string, entity: Entity, stamp = entity.getStamp()): string {
     const key = entity.getKey() as Entity['key'] | null
     if (key === null) return `${open}"__STAMP":${stamp}`
-    return `${open}"__KEY":${q(keyText(key))},"__TIMESTAMP":${this.#iso(entity.getTimestamp())},"__STAMP":${stamp}`
+    return `${open}"__KEY":${q(keyText(key))},"__TIMESTAMP":${this.#iso.text(entity.getTimestamp())},"__STAMP":${stamp}`
   }
 
   /** The `$asArray` form's first members: `__KEY` as the key's own JSON type, `__STAMP`. */
@@ -329,15 +327,6 @@ export class EntityWriter {
       if (v !== undefined) out += slot.member + v
     }
     return out
-  }
-
-  /** `"2024-03-15T09:30:00.000Z"`, quotes included. */
-  #iso(timestamp: number): string {
-    if (timestamp !== this.#lastTimestamp) {
-      this.#lastIso = `"${new Date(timestamp).toISOString()}"`
-      this.#lastTimestamp = timestamp
-    }
-    return this.#lastIso
   }
 
   /** The JSON text of one attribute of `entity`, or undefined to leave it out. */

@@ -39,31 +39,41 @@ export class KeyLookup {
 
   /** The committed entity `key` names in `dc`, or null (none, or `restrict` hides it). */
   find<E>(dc: KeyedClass<E>, key: unknown): E | null {
+    const rowId = this.rowIdOf(dc, key)
+    return rowId < 0 ? null : dc.entityAt(rowId)
+  }
+
+  /**
+   * The row of the committed entity `key` names in `dc`, or -1 (none, or `restrict` hides it):
+   * what `find` reads, for a reader that makes no entity of it (a REST read rendered from the
+   * load's columns).
+   */
+  rowIdOf(dc: RestrictedClass, key: unknown): number {
     // The key as given first: a stored key is found as it is (Map keys compare by SameValueZero,
     // so 3 finds 3 and "3" does not), which is what coercion would have given.
     const hit = this.#byKey.get(key)
     if (hit === undefined) return this.#coerced(dc, key)
-    return dc.restrictFunction === undefined || visible(dc, hit) ? dc.entityAt(hit) : null
+    return dc.restrictFunction === undefined || visible(dc, hit) ? hit : -1
   }
 
   // A miss, or a key to convert ("3" for a numeric key, a uuid spelled with dashes).
-  #coerced<E>(dc: KeyedClass<E>, key: unknown): E | null {
+  #coerced(dc: RestrictedClass, key: unknown): number {
     // A key already in its stored form (an integer for a numeric key, text for a string key)
     // was looked up as it is: nothing to convert, nothing found.
     const stored =
       typeof key === 'number'
         ? this.#storedKey === 'number' && Number.isSafeInteger(key)
         : typeof key === 'string' && this.#storedKey === 'string'
-    if (stored) return null
+    if (stored) return -1
     // A key spelled as the integer it is, found under that integer: the conversion's trim and
     // checks would give the same, and cost a REST read by key 6% of its time. A miss goes on to
     // the conversion, which says why a key it refuses is wrong.
     if (typeof key === 'string' && this.#digitKeys) {
       const n = Number(key)
       const rowId = Number.isSafeInteger(n) && String(n) === key ? this.#byKey.get(n) : undefined
-      if (rowId !== undefined) return visible(dc, rowId) ? dc.entityAt(rowId) : null
+      if (rowId !== undefined) return visible(dc, rowId) ? rowId : -1
     }
     const rowId = this.#byKey.get(toKey(this.#table.def, key))
-    return rowId === undefined || !visible(dc, rowId) ? null : dc.entityAt(rowId)
+    return rowId === undefined || !visible(dc, rowId) ? -1 : rowId
   }
 }
