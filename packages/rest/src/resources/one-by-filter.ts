@@ -34,9 +34,7 @@ import {
   type Datastore,
   type EntitySelection,
 } from '@entistore/core'
-import { ColumnWriter } from '../serialize/column-writer.js'
 import type { EntityWriter } from '../serialize/entity.js'
-import { Uris } from '../serialize/uris.js'
 import { envelopeClose, envelopeOpen } from '../serialize/selection.js'
 import { formDecode, unquote } from '../url/query-string.js'
 import type { QueryLimits } from '../url/query-limits.js'
@@ -112,7 +110,7 @@ export function oneByFilterLane(
   limits: QueryLimits,
   maxReplyBytes: number,
 ): OneByFilter {
-  const columns = new ColumnWriter(new Uris(basePath))
+  const columns = writer.columns
   return (path, query) => {
     if (path.length <= basePath.length + 1 || !path.startsWith(basePath)) return undefined
     if (path.charCodeAt(basePath.length) !== 0x2f /* / */) return undefined
@@ -163,8 +161,8 @@ export function oneByFilterLane(
     found: EntitySelection,
     i: number,
   ): string | undefined {
-    const loaded = loadedColumnsOf(dc, rowId)
-    const text = loaded === undefined ? undefined : columns.text(dc, '{', loaded, rowId)
+    const loaded = columns === undefined ? undefined : loadedColumnsOf(dc, rowId)
+    const text = loaded === undefined ? undefined : columns!.text(dc, '{', loaded, rowId)
     if (text !== undefined) return text
     const entity = found.at(i)
     return entity && writer.viewOf(entity) === '' ? writer.member(entity) : undefined

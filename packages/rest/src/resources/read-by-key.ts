@@ -10,9 +10,7 @@
  * the two lanes to the same replies (read-by-key.prop.test.ts).
  */
 import { isPublic, loadedColumnsOf, rowIdOf, type Datastore, type Entity } from '@entistore/core'
-import { ColumnWriter } from '../serialize/column-writer.js'
 import { shapeOfClass } from '../serialize/entity-shape.js'
-import { Uris } from '../serialize/uris.js'
 import type { EntityTexts } from '../serialize/entity-texts.js'
 import type { EntityWriter } from '../serialize/entity.js'
 import { readByKey } from '../url/parse-rest-url.js'
@@ -27,7 +25,7 @@ export function readByKeyLane(
   texts: EntityTexts | undefined,
   maxReplyBytes: number,
 ): ReadByKey {
-  const columns = new ColumnWriter(new Uris(basePath))
+  const columns = writer.columns
   return (path) => {
     if (!path.startsWith(basePath)) return undefined
     const target = readByKey(path, basePath)
@@ -42,12 +40,13 @@ export function readByKeyLane(
         const rowId = rowIdOf(dc, target.key)
         // No such entity: the general path's 404.
         if (rowId !== undefined && rowId < 0) return undefined
-        const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
+        const loaded =
+          rowId === undefined || columns === undefined ? undefined : loadedColumnsOf(dc, rowId)
         const fromColumns =
           loaded === undefined
             ? undefined
             : (): string | undefined =>
-                columns.text(dc, shapeOfClass(dc).singleOpen, loaded, rowId!)
+                columns!.text(dc, shapeOfClass(dc).singleOpen, loaded, rowId!)
         const text =
           fromColumns === undefined
             ? undefined

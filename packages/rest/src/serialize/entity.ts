@@ -19,6 +19,7 @@ import {
   type DataClassDef,
   type StoredValue,
 } from '@entistore/core'
+import { ColumnWriter } from './column-writer.js'
 import { shapeOf, shapeOfClass, type Slot } from './entity-shape.js'
 import { LastIso } from './last-iso.js'
 import { computedValue, REFUSED } from './computed-value.js'
@@ -62,10 +63,18 @@ export class EntityWriter {
   #lastShared: Entity | undefined
   #lastSharedText = ''
 
+  /**
+   * The same texts written from a load's columns for the rows never written since
+   * (column-writer.ts): a writer for a reader who may see every attribute has one, a restricted
+   * one none.
+   */
+  readonly columns: ColumnWriter | undefined
+
   constructor(uris: Uris, shows?: Shows, deferredTexts = new WeakMap<Entity, string>()) {
     this.#uris = uris
     this.#shows = shows
     this.#deferredTexts = deferredTexts
+    this.columns = shows === undefined ? new ColumnWriter(uris) : undefined
   }
 
   /** A writer for one request that leaves out the attributes `shows` refuses. */

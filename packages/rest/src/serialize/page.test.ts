@@ -1,5 +1,7 @@
+import { createDatastore } from '@entistore/core'
 import { describe, expect, it, vi } from 'vitest'
 import { companyDatastore as company } from './chain.fixture.js'
+import { ColumnWriter } from './column-writer.js'
 import { EntityWriter } from './entity.js'
 import { Page } from './page.js'
 import { selectionArray, selectionEnvelope } from './selection.js'
@@ -61,5 +63,44 @@ describe('a page', () => {
     other.release()
     employees.update(4, { lastName: 'Live' })
     expect(other.at(3)!.get('lastName')).toBe('Live')
+  })
+  it('writes the rows still in their load’s columns from them, and the rows written since as they were', () => {
+    const ds = createDatastore(
+      {
+        dataClasses: [
+          {
+            name: 'Item',
+            attributes: [
+              { name: 'ID', type: 'long' },
+              { name: 'label', type: 'string' },
+              { name: 'qty', type: 'number' },
+            ],
+          },
+        ],
+      },
+      {
+        data: {
+          Item: Array.from({ length: 30 }, (_, i) => ({ ID: i + 1, label: `i"${i}`, qty: i / 3 })),
+        },
+      },
+    )
+    const items = ds.dataClass('Item')
+    const fromColumns = vi.spyOn(ColumnWriter.prototype, 'text')
+    const page = () => selectionEnvelope(items.all(), { skip: 0, top: 30 }, writer)
+    const before = [...page()].join('')
+    const envelope = page()
+    items.update(5, { label: 'Changed' })
+    items.drop(7)
+    const after = [...envelope].join('')
+    // 30 rows from the columns for the first reply, 28 for the second (5 and 7 were written).
+    expect(fromColumns).toHaveBeenCalledTimes(58)
+    fromColumns.mockRestore()
+    expect(after).toBe(before)
+    expect(JSON.parse(after).__ENTITIES[4].label).toBe('i"4')
+    // A reply made now shows the writes; a restricted writer writes every row from its entity.
+    const now = JSON.parse([...page()].join('')).__ENTITIES
+    expect(now[4].label).toBe('Changed')
+    expect(now.map((e: { ID: number }) => e.ID)).not.toContain(7)
+    expect(writer.restricted(() => true).columns).toBeUndefined()
   })
 })

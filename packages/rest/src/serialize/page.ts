@@ -54,6 +54,15 @@ export class Page {
   }
 
   /**
+   * The row id at `index` when the page reads the row as it is now (nothing written to it since
+   * the page was made), undefined when it reads the version it kept.
+   */
+  current(index: number): number | undefined {
+    const rowId = this.#rows[index]!
+    return this.#kept?.has(rowId) === true ? undefined : rowId
+  }
+
+  /**
    * Stops following commits: the reply is written, or will not be. A page never released (its
    * client went away) stops when it is collected.
    */

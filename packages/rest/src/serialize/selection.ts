@@ -6,7 +6,7 @@
  * made (page.ts): a reply sent slowly still shows the data as it was when the request was answered,
  * whatever is written meanwhile, and holds its row ids, not its entities.
  */
-import type { DataClass, Entity, EntitySelection } from '@entistore/core'
+import { loadedColumnsOf, type DataClass, type Entity, type EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
 import type { EntityTexts } from './entity-texts.js'
 import type { Projection } from './projection.js'
@@ -69,10 +69,17 @@ export function selectionEnvelope(
   const dc = selection.dataClass
   const page = snapshot(selection, window)
   const nested = projection?.nested === true
+  // Every attribute, for a reader who may see them all: a row still in its load's columns is
+  // written from them, with no entity made (column-writer.ts).
+  const columns = projection === undefined ? writer.columns : undefined
   return new JsonChunks(
     envelopeOpen(dc, selection.length, window.skip, head),
     page.length,
     (i) => {
+      const rowId = columns === undefined ? undefined : page.current(i)
+      const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
+      const text = loaded === undefined ? undefined : columns!.text(dc, '{', loaded, rowId!)
+      if (text !== undefined) return text
       const e = page.at(i)
       if (!e) return DELETED
       return nested ? writer.parts('member', e, projection!) : writer.member(e, projection)
