@@ -17,12 +17,15 @@ import {
   type DataFile,
   type DataSnapshot,
   type DatastoreWith,
+  type ModelSource,
 } from '@entistore/core'
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from '@entistore/rest'
 import { projectHttpSettings, type ProjectHttpSettings } from './project/http-settings.js'
 import { FileError, loadDatastoreFiles, readJsonFile } from './load/load-files.js'
 import { importFunctions, refusesDefinitions, type FunctionsSource } from './load/load-functions.js'
-import { createDatastore } from './persist/create-datastore.js'
+// The in-memory datastore, not create-datastore.ts's: a fixture keeps no folder, and that module
+// loads the journal and the snapshots (10 ms of every start).
+import { inMemoryDatastore } from './persist/in-memory-datastore.js'
 import { serve, type RunningServer, type ServeOptions } from './serve/serve.js'
 import type { ProjectTests, ProjectTestsOptions } from './testing/project-tests.js'
 import type { TestApi } from './testing/run-project-tests.js'
@@ -40,7 +43,7 @@ export type {
 } from '@entistore/4d'
 
 /** A model as `createDatastore` takes it: the catalog JSON, or a built model. */
-export type FixtureModel = Parameters<typeof createDatastore>[0]
+export type FixtureModel = ModelSource
 
 /** Where a fixture's model comes from: a model (file or object), or a 4D project folder. */
 export type FixtureSource =
@@ -206,7 +209,7 @@ async function loadDatastore(options: FixtureOptions): Promise<DatastoreWith<str
     typeof functions === 'string' ? await importFunctions(functions, { model: model! }) : functions
   let ds: DatastoreWith<string>
   try {
-    ds = createDatastore<string>(model!, {
+    ds = inMemoryDatastore(model!, {
       ...(clock ? { clock } : {}),
       ...(defs === undefined ? {} : { functions: defs }),
     })
