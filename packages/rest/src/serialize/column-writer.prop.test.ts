@@ -1,9 +1,9 @@
 /**
  * The texts ColumnWriter writes from a load's columns against EntityWriter's from the entities:
  * for any rows loaded (texts that need escaping or are not Latin-1, doubles, nulls, booleans,
- * relations to one and to many, text keys a URI encodes), then written, dropped and left dangling,
- * every row still in its load's columns reads the same both ways, as a single entity and as a
- * member of `__ENTITIES`; a row written since is not in them.
+ * dates, date-only values, objects, relations to one and to many, text keys a URI encodes), then
+ * written, dropped and left dangling, every row still in its load's columns reads the same both
+ * ways, as a single entity and as a member of `__ENTITIES`; a row written since is not in them.
  */
 import fc from 'fast-check'
 import {
@@ -43,6 +43,9 @@ const model: ModelJson = {
         { name: 'group', kind: 'relatedEntity', path: 'Group', foreignKey: 'groupID' },
         { name: 'tagCode', type: 'string' },
         { name: 'tag', kind: 'relatedEntity', path: 'Tag', foreignKey: 'tagCode' },
+        { name: 'day', type: 'date', dateOnly: true },
+        { name: 'at', type: 'date' },
+        { name: 'extra', type: 'object' },
       ],
     },
     {
@@ -54,10 +57,12 @@ const model: ModelJson = {
       key: [{ name: 'code' }],
     },
     {
-      name: 'Dated',
+      name: 'Badge',
       attributes: [
         { name: 'ID', type: 'long' },
-        { name: 'day', type: 'date', dateOnly: true },
+        { name: 'itemID', type: 'long' },
+        { name: 'item', kind: 'relatedEntity', path: 'Item', foreignKey: 'itemID' },
+        { name: 'itemText', kind: 'alias', path: 'item.text' },
       ],
     },
   ],
@@ -78,6 +83,16 @@ const item = fc.record({
   b: fc.option(fc.boolean(), { nil: null }),
   groupID: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
   tagCode: fc.option(fc.constantFrom(...TAG_CODES), { nil: null }),
+  day: fc.option(fc.constantFrom('2024-03-15', '1999-12-31'), { nil: null }),
+  at: fc.option(fc.constantFrom('2024-03-15T09:30:00.000Z', '2001-01-01T00:00:00.000Z'), {
+    nil: null,
+  }),
+  extra: fc.option(
+    fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean()), { maxKeys: 3 }),
+    {
+      nil: null,
+    },
+  ),
 })
 
 const scenario = fc.record({
@@ -96,7 +111,6 @@ describe('ColumnWriter', () => {
           Group: [1, 2, 3].map((ID) => ({ ID, label: `g"${ID}` })),
           Tag: TAG_CODES.map((code) => ({ code, label: code.toUpperCase() })),
           Item: items.map((row, k) => ({ ID: k + 1, code: `c${k}`, ...row })),
-          Dated: [{ ID: 1, day: '2024-03-15' }],
         } as unknown as DataFile
         const ds = createDatastore(model, { data })
         for (const k of written)
@@ -133,13 +147,14 @@ describe('ColumnWriter', () => {
     const ds = createDatastore(model, {
       data: {
         Group: [{ ID: 1, label: 'g' }],
-        Dated: [{ ID: 1, day: '2024-03-15' }],
+        Item: [{ ID: 1, code: 'c', text: 't' }],
+        Badge: [{ ID: 1, itemID: 1 }],
       } as unknown as DataFile,
     })
     const columns = new ColumnWriter(new Uris('/rest'))
-    // A date-only attribute is written between `!!` by the entity writer alone.
-    const dated = ds.dataClass('Dated')
-    expect(columns.text(dated, '{', loadedColumnsOf(dated, 0)!, 0)).toBeUndefined()
+    // An alias's value is another row's: written from the entity alone.
+    const badge = ds.dataClass('Badge')
+    expect(columns.text(badge, '{', loadedColumnsOf(badge, 0)!, 0)).toBeUndefined()
     // Inside a transaction the calling process reads its own writes first: only `get` knows them.
     const group = ds.dataClass('Group')
     expect(rowIdOf(group, 1)).toBe(0)

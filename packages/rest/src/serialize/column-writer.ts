@@ -7,14 +7,13 @@
  * besides 1.3 µs of collection (a CPU profile under load, 200k short rows, 2026-11-29).
  *
  * Only what reads the same from the columns as from the entity takes this path: a dataclass whose
- * attributes, as the unrestricted reader sees them, are stored values (not date-only), relations
- * to one (the related key is read from the foreign key's column, and the related row looked up as
- * `get` would) and relations to many (whose deferred form needs the key alone). A value of
- * another kind (a picture, an object, a vector) or a transaction open somewhere gives undefined
- * for the row, and the caller writes it from its entity. The computed attributes and aliases
- * (whose values other data decides) make a dataclass ineligible. Each value is written as the
- * entity writer writes it: texts by JSON.stringify, numbers as JavaScript prints them (non-finite
- * ones as null), booleans, null.
+ * attributes, as the unrestricted reader sees them, are stored values (each written by the same
+ * function as the entity writer's, stored-text.ts: texts, numbers, dates, date-only values,
+ * objects, pictures and BLOBs in their deferred form), relations to one (the related key read
+ * from the foreign key's column, the related row looked up as `get` would) and relations to many
+ * (whose deferred form needs the key alone). Computed attributes and aliases (whose values other
+ * data decides) make a dataclass ineligible, and a transaction open somewhere a row: the caller
+ * then writes it from its entity.
  */
 import {
   keyText,
@@ -26,13 +25,20 @@ import {
 } from '@entistore/core'
 import { shapeOfClass } from './entity-shape.js'
 import { LastIso } from './last-iso.js'
+import { deferredEntityText, deferredText, storedText } from './stored-text.js'
 import type { Uris } from './uris.js'
 
 const q = JSON.stringify as (text: string) => string
 
 /** One attribute as the columns give it, with its `,"name":` member. */
 type ColumnSlot =
-  | { readonly kind: 'stored'; readonly member: string; readonly position: number }
+  | {
+      readonly kind: 'stored'
+      readonly member: string
+      readonly name: string
+      readonly position: number
+      readonly dateOnly: boolean
+    }
   | {
       readonly kind: 'one'
       readonly member: string
@@ -72,13 +78,12 @@ export class ColumnWriter {
       const slot = slots[s]!
       switch (slot.kind) {
         case 'stored': {
-          const v = columns.column(slot.position).get(i)
-          if (typeof v === 'string') out += slot.member + q(v)
-          else if (typeof v === 'number')
-            out += slot.member + (Number.isFinite(v) ? String(v) : 'null')
-          else if (v === null || v === undefined) out += `${slot.member}null`
-          else if (typeof v === 'boolean') out += slot.member + String(v)
-          else return undefined
+          const v = columns.column(slot.position).get(i) ?? null
+          // Texts and numbers inline, the commonest; the rest as the entity writer writes them.
+          if (typeof v === 'string' && !slot.dateOnly) out += slot.member + q(v)
+          else if (typeof v === 'number' && Number.isFinite(v)) out += slot.member + String(v)
+          else
+            out += slot.member + storedText(this.#uris, dc.name, key, slot.name, slot.dateOnly, v)
           break
         }
         case 'one': {
@@ -93,7 +98,7 @@ export class ColumnWriter {
           break
         }
         case 'many':
-          out += `${slot.member}{"__deferred":{"uri":${q(this.#uris.attribute(dc.name, key, slot.name))}}}`
+          out += slot.member + deferredText(this.#uris.attribute(dc.name, key, slot.name))
           break
       }
     }
@@ -110,8 +115,7 @@ export class ColumnWriter {
     if (key === undefined) return 'null'
     let text = slot.deferred.get(key)
     if (text === undefined) {
-      const uri = this.#uris.entity(slot.target.name, key)
-      text = `{"__deferred":{"uri":${q(uri)},"__KEY":${q(keyText(key))}}}`
+      text = deferredEntityText(this.#uris, slot.target.name, key)
       if (slot.deferred.size >= MOST_DEFERRED) slot.deferred.clear()
       slot.deferred.set(key, text)
     }
@@ -139,8 +143,8 @@ function planOf(dc: DataClass): readonly ColumnSlot[] | null {
     switch (attr.kind) {
       case 'storage': {
         const p = position(attr.name)
-        if (dateOnly || p < 0) return null
-        out.push({ kind: 'stored', member, position: p })
+        if (p < 0) return null
+        out.push({ kind: 'stored', member, name: attr.name, position: p, dateOnly })
         break
       }
       case 'relatedEntity': {

@@ -11,7 +11,6 @@
 import {
   Entity,
   EntitySelection,
-  isBinaryValue,
   keyText,
   type AttributeDef,
   type CalculatedFn,
@@ -22,6 +21,7 @@ import {
 import { ColumnWriter } from './column-writer.js'
 import { shapeOf, shapeOfClass, type Slot } from './entity-shape.js'
 import { LastIso } from './last-iso.js'
+import { deferredEntityText, deferredText, jsonText, storedText } from './stored-text.js'
 import { computedValue, REFUSED } from './computed-value.js'
 import { prune, type Member, type Projection } from './projection.js'
 import { partsText, type Nested, type Part } from './reply-parts.js'
@@ -33,12 +33,6 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 const q = JSON.stringify as (text: string) => string
-
-/** A JSON value's text, as it is written inside an object. */
-function jsonText(v: unknown): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
-  return JSON.stringify(v)
-}
 
 /** A relation a reply writes out (`EntityWriter.writtenOut`). */
 export interface WrittenOut {
@@ -356,9 +350,7 @@ export class EntityWriter {
       case 'relatedEntities':
         // A new entity not saved (no key yet) has no URI to defer to: none is written.
         if ((entity.getKey() as Entity['key'] | null) === null) return undefined
-        return this.#deferred(
-          this.#uris.attribute(entity.dataClass.name, entity.getKey(), attr.name),
-        )
+        return deferredText(this.#uris.attribute(entity.dataClass.name, entity.getKey(), attr.name))
       case 'calculated': {
         // Its code reads as the session: refused, the attribute is left out (computed-value.ts).
         const v = computedValue(entity, attr)
@@ -373,43 +365,24 @@ export class EntityWriter {
     }
   }
 
-  #deferred(uri: string): string {
-    return `{"__deferred":{"uri":${q(uri)}}}`
-  }
-
   #deferredEntity(related: Entity): string {
     let text = this.#deferredTexts.get(related)
     if (text === undefined) {
-      const uri = this.#uris.entity(related.dataClass.name, related.getKey())
-      text = `{"__deferred":{"uri":${q(uri)},"__KEY":${q(keyText(related.getKey()))}}}`
+      text = deferredEntityText(this.#uris, related.dataClass.name, related.getKey())
       this.#deferredTexts.set(related, text)
     }
     return text
   }
 
   #stored(entity: Entity, name: string, dateOnly: boolean, v: StoredValue): string {
-    // Texts and numbers first: most values are one or the other.
-    if (typeof v === 'string') return dateOnly ? q(`!!${v}!!`) : q(v)
-    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
-    if (v === null) return 'null'
-    if (isBinaryValue(v)) {
-      const image = v.type.startsWith('image/')
-      const params = image
-        ? `$imageformat=best&$version=${v.version}&`
-        : `$binary=true&$version=${v.version}&`
-      const uri = this.#uris.attribute(entity.dataClass.name, entity.getKey(), name, params)
-      return image ? `{"__deferred":{"uri":${q(uri)},"image":true}}` : this.#deferred(uri)
-    }
-    // Date-only values are stored as YYYY-MM-DD; the real server writes them between `!!`.
-    if (dateOnly && typeof v === 'string') return q(`!!${v}!!`)
-    return jsonText(v)
+    return storedText(this.#uris, entity.dataClass.name, entity.getKey(), name, dateOnly, v)
   }
 
   // Calculated and alias values have no declared storage form: render them by what they are.
   #computed(entity: Entity, name: string, v: unknown): string {
     if (v instanceof Entity) return this.#deferredEntity(v)
     if (v instanceof EntitySelection)
-      return this.#deferred(this.#uris.attribute(entity.dataClass.name, entity.getKey(), name))
+      return deferredText(this.#uris.attribute(entity.dataClass.name, entity.getKey(), name))
     if (v instanceof Date) return q(v.toISOString())
     if (
       v === undefined ||
