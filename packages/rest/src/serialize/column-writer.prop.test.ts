@@ -3,7 +3,8 @@
  * for any rows loaded (texts that need escaping or are not Latin-1, doubles, nulls, booleans,
  * dates, date-only values, objects, relations to one and to many, text keys a URI encodes), then
  * written, dropped and left dangling, every row still in its load's columns reads the same both
- * ways, as a single entity and as a member of `__ENTITIES`; a row written since is not in them.
+ * ways, as a single entity, as a member of `__ENTITIES` and in the `$asArray` form; a row written
+ * since is not in them.
  */
 import fc from 'fast-check'
 import {
@@ -134,6 +135,7 @@ describe('ColumnWriter', () => {
             const open = shapeOfClass(dc).singleOpen
             expect(columns.text(dc, open, loaded!, e.rowId)).toBe(entities.single(e))
             expect(columns.text(dc, '{', loaded!, e.rowId)).toBe(entities.member(e))
+            expect(columns.plain(dc, loaded!, e.rowId)).toBe(entities.plain(e))
             fromColumns++
           }
         }

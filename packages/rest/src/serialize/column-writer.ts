@@ -25,7 +25,7 @@ import {
 } from '@entistore/core'
 import { shapeOfClass } from './entity-shape.js'
 import { LastIso } from './last-iso.js'
-import { deferredEntityText, deferredText, storedText } from './stored-text.js'
+import { deferredEntityText, deferredText, jsonText, storedText } from './stored-text.js'
 import type { Uris } from './uris.js'
 
 const q = JSON.stringify as (text: string) => string
@@ -101,6 +101,24 @@ export class ColumnWriter {
           out += slot.member + deferredText(this.#uris.attribute(dc.name, key, slot.name))
           break
       }
+    }
+    return `${out}}`
+  }
+
+  /**
+   * The `$asArray` form of row `rowId` (EntityWriter.plain): `__KEY` as the key's own JSON type,
+   * `__STAMP`, the stored attributes; relations left out. Undefined as `text` is.
+   */
+  plain(dc: DataClass, columns: LoadedColumns, rowId: number): string | undefined {
+    const slots = this.#plan(dc)
+    if (slots === null) return undefined
+    const i = rowId - columns.start
+    const key = columns.key(rowId)
+    let out = `{"__KEY":${jsonText(key)},"__STAMP":${columns.stamp(rowId)}`
+    for (const slot of slots) {
+      if (slot.kind !== 'stored') continue
+      const v = columns.column(slot.position).get(i) ?? null
+      out += slot.member + storedText(this.#uris, dc.name, key, slot.name, slot.dateOnly, v)
     }
     return `${out}}`
   }

@@ -98,12 +98,18 @@ export function selectionArray(
   writer: EntityWriter,
   projection?: Projection,
 ): JsonChunks {
+  const dc = selection.dataClass
   const page = snapshot(selection, window)
   const nested = projection?.nested === true
+  const columns = projection === undefined ? writer.columns : undefined
   return new JsonChunks(
     '[',
     page.length,
     (i) => {
+      const rowId = columns === undefined ? undefined : page.current(i)
+      const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
+      const text = loaded === undefined ? undefined : columns!.plain(dc, loaded, rowId!)
+      if (text !== undefined) return text
       const e = page.at(i)
       if (!e) return undefined
       return nested ? writer.parts('plain', e, projection!) : writer.plain(e, projection)
@@ -111,7 +117,7 @@ export function selectionArray(
     ']',
     nested ? writer.expand : undefined,
     () => page.release(),
-    around(answersAhead(writer, selection.dataClass, projection, () => pageEntities(page))),
+    around(answersAhead(writer, dc, projection, () => pageEntities(page))),
   )
 }
 
