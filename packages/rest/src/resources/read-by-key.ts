@@ -1,15 +1,23 @@
 /**
  * @module The quick lane of the commonest request, a read of one entity by its key
  * (`GET /rest/Employee(3)`, no query string), for a datastore where nothing is checked (no roles
- * file, no `authorize`, no `restrict`, no forced login): the entity is found and its kept text
- * sent (entity-texts.ts), without the machinery a query needs — its time budget, its slices, a
+ * file, no `authorize`, no `restrict`, no forced login): the row is found and its kept text sent
+ * (entity-texts.ts), or its text written from its load's columns (column-writer.ts) or from its
+ * entity, without the machinery a query needs — its time budget, its slices, a
  * 4D process for code it might run, the route's context. Only the answer that is an entity takes
  * this lane: anything else (no such dataclass or entity, a key of the wrong type, an index still
  * being built, a computed attribute to run) returns undefined, and the general path answers the
  * request from the start, so every error reply is the general path's own. A property test holds
  * the two lanes to the same replies (read-by-key.prop.test.ts).
  */
-import { isPublic, loadedColumnsOf, rowIdOf, type Datastore, type Entity } from '@entistore/core'
+import {
+  isPublic,
+  loadedColumnsOf,
+  rowIdOf,
+  type DataClass,
+  type Datastore,
+  type Entity,
+} from '@entistore/core'
 import { shapeOfClass } from '../serialize/entity-shape.js'
 import type { EntityTexts } from '../serialize/entity-texts.js'
 import type { EntityWriter } from '../serialize/entity.js'
@@ -38,28 +46,11 @@ export function readByKeyLane(
       // waits for the one and answers the other.
       body = ds.withoutUnbuiltIndexes(() => {
         const rowId = rowIdOf(dc, target.key)
+        // A transaction open somewhere: `get` reads as the calling process does.
+        if (rowId === undefined) return fromEntity(dc.get(target.key))
         // No such entity: the general path's 404.
-        if (rowId !== undefined && rowId < 0) return undefined
-        const loaded =
-          rowId === undefined || columns === undefined ? undefined : loadedColumnsOf(dc, rowId)
-        const fromColumns =
-          loaded === undefined
-            ? undefined
-            : (): string | undefined =>
-                columns!.text(dc, shapeOfClass(dc).singleOpen, loaded, rowId!)
-        const text =
-          fromColumns === undefined
-            ? undefined
-            : texts === undefined
-              ? fromColumns()
-              : texts.textOf(
-                  dc.def,
-                  rowId!,
-                  loaded!.stamp(rowId!),
-                  loaded!.timestamp(rowId!),
-                  fromColumns,
-                )
-        return text ?? fromEntity(dc.get(target.key))
+        if (rowId < 0) return undefined
+        return fromColumns(dc, rowId) ?? fromEntity(dc.entityAt(rowId))
       })
     } catch {
       return undefined
@@ -67,6 +58,17 @@ export function readByKeyLane(
     // A reply that might be past the limit (three bytes a character at most) is the general
     // path's to refuse.
     return body !== undefined && body.length <= maxReplyBytes / 3 ? body : undefined
+  }
+
+  /** Row `rowId` of `dc` written from its load's columns (its kept text first), or undefined. */
+  function fromColumns(dc: DataClass, rowId: number): string | undefined {
+    const loaded = columns === undefined ? undefined : loadedColumnsOf(dc, rowId)
+    if (loaded === undefined) return undefined
+    const render = (): string | undefined =>
+      columns!.text(dc, shapeOfClass(dc).singleOpen, loaded, rowId)
+    return texts === undefined
+      ? render()
+      : texts.textOf(dc.def, rowId, loaded.stamp(rowId), loaded.timestamp(rowId), render)
   }
 
   function fromEntity(entity: Entity | null): string | undefined {
