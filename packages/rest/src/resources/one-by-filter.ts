@@ -25,7 +25,6 @@
 import {
   filterSize,
   isPublic,
-  loadedColumnsOf,
   parseCached,
   type ComparisonNode,
   type DataClassDef,
@@ -161,8 +160,7 @@ export function oneByFilterLane(
     found: EntitySelection,
     i: number,
   ): string | undefined {
-    const loaded = columns === undefined ? undefined : loadedColumnsOf(dc, rowId)
-    const text = loaded === undefined ? undefined : columns!.text(dc, '{', loaded, rowId)
+    const text = columns?.memberOf(dc, rowId)
     if (text !== undefined) return text
     const entity = found.at(i)
     return entity && writer.viewOf(entity) === '' ? writer.member(entity) : undefined

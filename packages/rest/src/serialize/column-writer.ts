@@ -17,6 +17,7 @@
  */
 import {
   keyText,
+  loadedColumnsOf,
   rowIdOf,
   type DataClass,
   type DataClassDef,
@@ -121,6 +122,21 @@ export class ColumnWriter {
       out += slot.member + storedText(this.#uris, dc.name, key, slot.name, slot.dateOnly, v)
     }
     return `${out}}`
+  }
+
+  /**
+   * Row `rowId` of `dc` as a member of `__ENTITIES` (`text` with `{`), when its load's columns
+   * still hold it as `entityAt` would read it (core's loadedColumnsOf); else undefined.
+   */
+  memberOf(dc: DataClass, rowId: number): string | undefined {
+    const loaded = loadedColumnsOf(dc, rowId)
+    return loaded === undefined ? undefined : this.text(dc, '{', loaded, rowId)
+  }
+
+  /** Row `rowId` of `dc` in the `$asArray` form, as memberOf reads it; else undefined. */
+  plainOf(dc: DataClass, rowId: number): string | undefined {
+    const loaded = loadedColumnsOf(dc, rowId)
+    return loaded === undefined ? undefined : this.plain(dc, loaded, rowId)
   }
 
   /** The deferred form of the entity the foreign key `fk` names, 'null' for none, or undefined. */

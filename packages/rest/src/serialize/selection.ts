@@ -6,7 +6,7 @@
  * made (page.ts): a reply sent slowly still shows the data as it was when the request was answered,
  * whatever is written meanwhile, and holds its row ids, not its entities.
  */
-import { loadedColumnsOf, type DataClass, type Entity, type EntitySelection } from '@entistore/core'
+import type { DataClass, Entity, EntitySelection } from '@entistore/core'
 import type { EntityWriter, JsonObject } from './entity.js'
 import type { EntityTexts } from './entity-texts.js'
 import type { Projection } from './projection.js'
@@ -77,8 +77,7 @@ export function selectionEnvelope(
     page.length,
     (i) => {
       const rowId = columns === undefined ? undefined : page.current(i)
-      const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
-      const text = loaded === undefined ? undefined : columns!.text(dc, '{', loaded, rowId!)
+      const text = rowId === undefined ? undefined : columns!.memberOf(dc, rowId)
       if (text !== undefined) return text
       const e = page.at(i)
       if (!e) return DELETED
@@ -107,8 +106,7 @@ export function selectionArray(
     page.length,
     (i) => {
       const rowId = columns === undefined ? undefined : page.current(i)
-      const loaded = rowId === undefined ? undefined : loadedColumnsOf(dc, rowId)
-      const text = loaded === undefined ? undefined : columns!.plain(dc, loaded, rowId!)
+      const text = rowId === undefined ? undefined : columns!.plainOf(dc, rowId)
       if (text !== undefined) return text
       const e = page.at(i)
       if (!e) return undefined
