@@ -6,7 +6,7 @@
 import { createDatastore, ManualClock, type Datastore } from '@entistore/core'
 import { writeData, writeModel } from '../../../../core/src/txn/writes.fixture.js'
 import { FakeRedis } from './fake-redis.fixture.js'
-import { createMirrors, type Mirrors } from './mirrors.js'
+import { createMirrors, type MirrorCommands, type Mirrors } from './mirrors.js'
 
 /** A process of a test: its datastore (on the writes fixture's model and data) and its mirrors. */
 export interface FakeProcess extends Mirrors {
@@ -20,6 +20,25 @@ export interface FakeProcess extends Mirrors {
 }
 
 /**
+ * A connection to `redis` with some commands answered otherwise (late, or not as Redis would): a
+ * process whose view of Redis a test bends. The others are the fake's own, bound to it (its
+ * methods read its private fields).
+ */
+export function bentConnection(
+  redis: FakeRedis,
+  overrides: Partial<MirrorCommands>,
+): MirrorCommands {
+  return new Proxy(redis, {
+    get(target, name) {
+      const own = (overrides as Record<PropertyKey, unknown>)[name]
+      if (own !== undefined) return own
+      const value: unknown = Reflect.get(target, name, target)
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value
+    },
+  })
+}
+
+/**
  * Processes sharing one in-memory Redis, wired as the participant wires them (mirrors.ts), each
  * hearing the others' messages; one manual time runs the datastores' clocks and the fake's TTLs.
  * No lease is taken up (no heartbeat runs): every session a request names is read from Redis.
@@ -28,12 +47,15 @@ export function fakeCluster(start = Date.UTC(2026, 0, 1)) {
   let ms = start
   const redis = new FakeRedis(() => ms)
   const clocks: ManualClock[] = []
-  const process = (): FakeProcess => {
+  /** A process; `connection` makes its connection to Redis (by default, the fake itself). */
+  const process = (connection: (redis: FakeRedis) => MirrorCommands = (r) => r): FakeProcess => {
     const clock = new ManualClock(ms)
     clocks.push(clock)
     const ds = createDatastore(writeModel(), { data: writeData(), clock })
     const errors: unknown[] = []
-    const m = createMirrors(ds, redis, { prefix: 'test:', now: () => ms }, (e) => errors.push(e))
+    const m = createMirrors(ds, connection(redis), { prefix: 'test:', now: () => ms }, (e) =>
+      errors.push(e),
+    )
     const stops = [
       ...m.observe(),
       redis.subscribe(m.keys.channel, (text) => m.onMessage(text)),

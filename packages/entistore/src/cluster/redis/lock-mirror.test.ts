@@ -7,7 +7,8 @@
  */
 import type { RestRequest } from '@entistore/rest'
 import { describe, expect, it } from 'vitest'
-import { fakeCluster, type FakeProcess } from './fake-cluster.fixture.js'
+import { bentConnection, fakeCluster, type FakeProcess } from './fake-cluster.fixture.js'
+import type { FakeRedis } from './fake-redis.fixture.js'
 
 const request = (userAgent: string): RestRequest => ({
   method: 'GET',
@@ -37,6 +38,71 @@ async function lockThrough(p: FakeProcess, sid: string): Promise<void> {
 }
 
 const holderIn = (p: FakeProcess) => p.ds.locks.holder('Employee', 1)?.owner.id
+const holderInRedis = async (redis: FakeRedis) =>
+  (JSON.parse((await redis.get('test:l:Employee:1')) ?? '{}') as { i?: string }).i
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r))
+}
+
+/**
+ * A connection to `redis` whose releases, once `hold` is called, reach it only at `deliver`: a
+ * process whose writes to Redis are late (a busy machine, a process that slept).
+ */
+function lateReleases() {
+  const waiting: (() => void)[] = []
+  let held = false
+  const connect = (redis: FakeRedis) =>
+    bentConnection(redis, {
+      esRelease: (...args) =>
+        held
+          ? new Promise((resolve, reject) =>
+              waiting.push(() => void redis.esRelease(...args).then(resolve, reject)),
+            )
+          : redis.esRelease(...args),
+    })
+  return {
+    connect,
+    hold: () => void (held = true),
+    deliver: () => {
+      held = false
+      for (const send of waiting.splice(0)) send()
+    },
+  }
+}
+
+const OK_REPLY = { status: 200, headers: {}, body: '{"result":true}' }
+
+/**
+ * A request through A whose release reaches Redis late (`release`: what the request does after
+ * its claim), then its client locks again through B as soon as it has its answer, while another
+ * session asks B for the lock: the late release never takes the client's new lock away.
+ */
+async function lockAgainAfterLateRelease(
+  release: (A: FakeProcess, a: string, asked: RestRequest) => void,
+  claim: typeof LOCK,
+) {
+  const { process, redis } = fakeCluster()
+  const late = lateReleases()
+  const [A, B] = [process(late.connect), process()]
+  const [a, b] = [await sessionOf(A), await sessionOf(B)]
+  if (!claim.wanted) await lockThrough(A, a)
+  const asked = request('a')
+  const from = A.pending.seq
+  await A.locks.claim(asked, a, claim)
+  late.hold()
+  release(A, a, asked)
+  const reply = A.pending.settle(from, OK_REPLY, () => OK_REPLY, asked)
+  // As B answers a request: the session its cookie names read from Redis first.
+  const again = Promise.resolve(reply).then(async () => {
+    await B.sessions.fetch(a)
+    await lockThrough(B, a)
+  })
+  await turns(5)
+  late.deliver()
+  await again
+  await B.locks.claim(request('b'), b, LOCK)
+  return { inRedis: await holderInRedis(redis), inB: holderIn(B), a }
+}
 
 describe('locks through an in-memory Redis', () => {
   it('taken through A, refused to another session through B, which then holds the holder', async () => {
@@ -92,6 +158,21 @@ describe('locks through an in-memory Redis', () => {
     A.locks.afterRequest(asked) // the core answered without taking it
     await A.written()
     expect(redis.keys()).not.toContain('test:l:Employee:1')
+  })
+
+  it("$lock=false: its reply waits for the core's release too, which never undoes the session's next lock", async () => {
+    const seen = await lockAgainAfterLateRelease((A, a, asked) => {
+      A.ds.locks.release('Employee', 1, { id: a, kind: 'session' }) // the core's unlock
+      A.locks.afterRequest(asked)
+    }, UNLOCK)
+    expect(seen).toEqual({ inRedis: seen.a, inB: seen.a, a: seen.a })
+  })
+
+  it('a claim the core did not keep: its reply waits for it to be let go, which never undoes the session’s next lock', async () => {
+    const seen = await lockAgainAfterLateRelease((A, _a, asked) => {
+      A.locks.afterRequest(asked) // the core answered without taking it
+    }, LOCK)
+    expect(seen).toEqual({ inRedis: seen.a, inB: seen.a, a: seen.a })
   })
 
   it('released through A: free in Redis, and dropped by B at its next refresh', async () => {

@@ -97,8 +97,8 @@ export class LockMirror {
         if (!following.own || lock.owner.kind !== 'session') return
         // A closed session's locks go with it (CLOSE), an expired one's with its key.
         if (reason === 'released')
-          pending.track(this.release(lock.dataClass, lock.key, lock.owner.id))
-        else if (reason === 'deleted') pending.track(this.release(lock.dataClass, lock.key, ''))
+          pending.release(this.release(lock.dataClass, lock.key, lock.owner.id))
+        else if (reason === 'deleted') pending.release(this.release(lock.dataClass, lock.key, ''))
       },
     })
   }
@@ -167,7 +167,7 @@ export class LockMirror {
     this.#claims.delete(request)
     const held = this.#ds.locks.holder(claim.d, claim.k)
     if (held?.owner.kind !== 'session' || held.owner.id !== claim.i)
-      this.#o.pending.track(this.release(claim.d, claim.k, claim.i))
+      this.#o.pending.release(this.release(claim.d, claim.k, claim.i))
   }
 
   /**

@@ -22,7 +22,7 @@ import type { RedisParticipantOptions } from './options.js'
 import { prepare } from './before-request.js'
 import { redisQuotaCounts } from './redis-quotas.js'
 import { RedisSessionCounts } from './redis-sessions.js'
-import { LockTakenElsewhere } from './pending-writes.js'
+import { LockTakenElsewhere, unavailable, type Refusal } from './pending-writes.js'
 import { subscribe } from './subscription.js'
 
 /**
@@ -30,6 +30,9 @@ import { subscribe } from './subscription.js'
  * defined. Left out of the published types, which name no type of ioredis (it is optional).
  */
 export type Commands = Redis & MirrorCommands
+
+/** How many times a `$lock` Redis gave another session meanwhile is answered again (see `wrap`). */
+const MAX_ANSWERED_AGAIN = 2
 
 export class RedisParticipant implements ClusterParticipant {
   readonly name = 'redis'
@@ -83,25 +86,28 @@ export class RedisParticipant implements ClusterParticipant {
     const settle = (
       request: RestRequest,
       from: number,
+      again: number,
       reply: RestReply,
     ): RestReply | Promise<RestReply> => {
       this.#m.sessionWrites.flushDirty()
-      return this.#m.pending.settle(
-        from,
-        reply,
-        // A `$lock` another process granted first: answered again, refused as Redis decided.
-        (error) =>
-          error instanceof LockTakenElsewhere ? core.respond(request) : core.refuse(error),
-        request,
-      )
+      return this.#m.pending.settle(from, reply, (error) => refused(request, error, again), request)
     }
-    return withRespond(core, (request) => {
+    const respond = (request: RestRequest, again: number): RestReply | Promise<RestReply> => {
       const from = this.#m.pending.seq
       const reply = core.respond(request)
       return isPending(reply)
-        ? reply.then((r) => settle(request, from, r))
-        : settle(request, from, reply)
-    })
+        ? reply.then((r) => settle(request, from, again, r))
+        : settle(request, from, again, reply)
+    }
+    // A `$lock` another process granted first: answered again (and settled again: the answer may
+    // write too), refused as Redis decided; 503 past two tries, Redis changing its mind each time.
+    const refused = (request: RestRequest, error: Refusal, again: number) =>
+      !(error instanceof LockTakenElsewhere)
+        ? core.refuse(error)
+        : again < MAX_ANSWERED_AGAIN
+          ? respond(request, again + 1)
+          : core.refuse(unavailable(error))
+    return withRespond(core, (request) => respond(request, 0))
   }
 
   /**
