@@ -258,6 +258,17 @@ export interface Settled {
   /** False when it was still moving at the deadline (the last sample is reported). */
   readonly stable: boolean
   readonly ms: number
+  /**
+   * V8's heap used plus external memory after the last full GC (child/gc-on-signal.cjs), NaN when
+   * the child did not say: its data, without what malloc and V8 keep committed around it.
+   */
+  readonly heap: number
+}
+
+/** The last `gc-heap` figure a child printed on its stderr (child/gc-on-signal.cjs), or NaN. */
+const heapOf = (child: Child): number => {
+  const all = [...child.stderrTail().matchAll(/^gc-heap (\d+)$/gm)]
+  return all.length === 0 ? NaN : Number(all[all.length - 1]![1])
 }
 
 /**
@@ -277,15 +288,20 @@ export async function settledRss(child: Child, maxMs = 10_000): Promise<Settled>
     }
     await sleep(200)
     const x = rssBytes(child.pid)
-    if (!Number.isFinite(x)) return { bytes: NaN, stable: false, ms: nowMs() - t0 }
+    if (!Number.isFinite(x)) return { bytes: NaN, stable: false, ms: nowMs() - t0, heap: NaN }
     window.push(x)
     if (window.length > 5) window.shift()
     if (gcs >= 2 && window.length === 5) {
       const lo = Math.min(...window)
       const hi = Math.max(...window)
       if (hi - lo <= Math.max(0.01 * lo, 256 * 1024))
-        return { bytes: lo, stable: true, ms: nowMs() - t0 }
+        return { bytes: lo, stable: true, ms: nowMs() - t0, heap: heapOf(child) }
     }
   }
-  return { bytes: window[window.length - 1] ?? NaN, stable: false, ms: nowMs() - t0 }
+  return {
+    bytes: window[window.length - 1] ?? NaN,
+    stable: false,
+    ms: nowMs() - t0,
+    heap: heapOf(child),
+  }
 }

@@ -577,6 +577,18 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
         `the process's fixed size cancelled out). Linear loading: start-up growth ≈ ` +
         `${ratio(lastEnt.files.rows / firstEnt.files.rows)} or less.`,
     )
+    // What the data itself holds, beside RSS (the goal's measure): V8's heap used plus external
+    // memory, whose growth leaves out what malloc and V8 keep committed after the load.
+    const heapPer = (a: Startup, b: Startup): number =>
+      ((b.rss?.heap ?? NaN) - (a.rss?.heap ?? NaN)) / rowsGrowth
+    const [baseHeap, entHeap] = [heapPer(firstBase, lastBase), heapPer(firstEnt, lastEnt)]
+    if (Number.isFinite(baseHeap) && Number.isFinite(entHeap))
+      console.log(
+        `- V8's heap used + external memory, the same growth ÷ rows: ${lastEnt.proc.label} ` +
+          `${count(Math.round(entHeap))} B a row, JSON.parse ${count(Math.round(baseHeap))} B ` +
+          `(${ratio(entHeap / baseHeap)}): the rows and indexes themselves; RSS adds what the ` +
+          `allocators keep.`,
+      )
     const m = entPer / basePer
     goals.push([
       span,
