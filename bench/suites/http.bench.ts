@@ -542,8 +542,12 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
 
   if (all.length > 1) {
     const rowsGrowth = lastEnt.files.rows - firstEnt.files.rows
-    const perRow = (a: Startup, b: Startup): number =>
-      ((rssMb(b) - rssMb(a)) * 2 ** 20) / rowsGrowth
+    // Bytes a further row costs, by a reading of each process: RSS (the goal's), or V8's heap.
+    const growth =
+      (bytes: (s: Startup) => number) =>
+      (a: Startup, b: Startup): number =>
+        (bytes(b) - bytes(a)) / rowsGrowth
+    const perRow = growth((s) => rssMb(s) * 2 ** 20)
     const basePer = perRow(firstBase, lastBase)
     const entPer = perRow(firstEnt, lastEnt)
     const span = `${sizeLabel(firstEnt.files.rows)}→${big}`
@@ -579,8 +583,7 @@ function printStartups(shape: Shape, all: Startup[][], o: HttpOptions): HttpResu
     )
     // What the data itself holds, beside RSS (the goal's measure): V8's heap used plus external
     // memory, whose growth leaves out what malloc and V8 keep committed after the load.
-    const heapPer = (a: Startup, b: Startup): number =>
-      ((b.rss?.heap ?? NaN) - (a.rss?.heap ?? NaN)) / rowsGrowth
+    const heapPer = growth((s) => s.rss?.heap ?? NaN)
     const [baseHeap, entHeap] = [heapPer(firstBase, lastBase), heapPer(firstEnt, lastEnt)]
     if (Number.isFinite(baseHeap) && Number.isFinite(entHeap))
       console.log(
