@@ -6,6 +6,7 @@
  */
 import type { StoredValue } from '../values/coerce.js'
 import { Vector, type FloatsAt } from '../values/vector.js'
+import type { RowLanes } from './row-lanes.js'
 
 /** One attribute's values, by row id minus the load's first row id. */
 export interface Column {
@@ -13,6 +14,8 @@ export interface Column {
   set(i: number, v: StoredValue): void
   /** See BaseRows.compareLazy; only text columns have it. */
   compareLazy?(i: number, key: string): number | undefined
+  /** Adds the arrays a read of a row reads first (BaseRows.warm); none for a column of objects. */
+  lanes?(into: RowLanes): void
 }
 
 // The types coerce.ts stores as 32-bit integers (it checks their range and never stores -0).
@@ -27,6 +30,9 @@ export class NumberColumn implements Column {
   readonly #data: Float64Array
   constructor(n: number) {
     this.#data = new Float64Array(n).fill(NaN)
+  }
+  lanes(into: RowLanes): void {
+    into.direct.push(this.#data)
   }
   get(i: number): StoredValue {
     const v = this.#data[i]!
@@ -55,6 +61,9 @@ export class IntColumn implements Column {
   #doubles: Float64Array | undefined
   constructor(n: number) {
     this.#ints = new Int32Array(n).fill(NULL_INT)
+  }
+  lanes(into: RowLanes): void {
+    into.direct.push(this.#ints ?? this.#doubles!)
   }
   get(i: number): StoredValue {
     const ints = this.#ints
@@ -89,6 +98,9 @@ export class BoolColumn implements Column {
   readonly #data: Uint8Array
   constructor(n: number) {
     this.#data = new Uint8Array(n).fill(2)
+  }
+  lanes(into: RowLanes): void {
+    into.direct.push(this.#data)
   }
   get(i: number): StoredValue {
     const v = this.#data[i]!

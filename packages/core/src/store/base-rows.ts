@@ -25,6 +25,7 @@ import {
   VectorColumn,
   Numbers,
 } from './base-columns.js'
+import { RowLanes } from './row-lanes.js'
 import { TextPool, TextColumn } from './text-column.js'
 
 /**
@@ -40,6 +41,11 @@ export interface LoadedColumns {
   key(rowId: number): KeyValue
   stamp(rowId: number): number
   timestamp(rowId: number): number
+  /**
+   * Reads, one after the other, the memory row `rowId`'s values are first read from (row-lanes.ts
+   * says why): for a reader about to read most of the row's attributes.
+   */
+  warm(rowId: number): void
 }
 
 export class BaseRows implements LoadedColumns {
@@ -58,6 +64,11 @@ export class BaseRows implements LoadedColumns {
   readonly #keyColumn: Column
   readonly #stamps: Numbers
   readonly #timestamps: Numbers
+  // Gathered at the first warm, once the commit has filled the columns (a column may change
+  // arrays while it fills: a list moving to bytes, bytes growing). What warm read, kept so that
+  // its reads are not dead code.
+  #lanes: RowLanes | undefined
+  #warmed = 0
 
   /** `pool`: the texts of the load's other batches (see TextPool). */
   constructor(def: DataClassDef, start: number, length: number, pool?: TextPool) {
@@ -202,6 +213,16 @@ export class BaseRows implements LoadedColumns {
    */
   compareLazy(rowId: number, position: number, key: string): number | undefined {
     return this.#columns[position]!.compareLazy?.(rowId - this.start, key)
+  }
+
+  /** See LoadedColumns.warm. */
+  warm(rowId: number): void {
+    let lanes = this.#lanes
+    if (lanes === undefined) {
+      lanes = this.#lanes = new RowLanes()
+      for (const column of this.#columns) column.lanes?.(lanes)
+    }
+    this.#warmed = lanes.touch(rowId - this.start)
   }
 
   key(rowId: number): KeyValue {

@@ -7,6 +7,7 @@ import type { StoredValue } from '../values/coerce.js'
 import { latin1Folds } from '../values/fold.js'
 import { lowerUnit } from '../values/lazy-fold.js'
 import type { Column } from './base-columns.js'
+import type { RowLanes } from './row-lanes.js'
 
 // The most distinct texts a TextColumn keeps as a list (see there).
 const DICTIONARY_MOST = 1 << 16
@@ -139,6 +140,16 @@ export class TextColumn implements Column {
     if (n < 0) return n === -1 ? null : this.#others.get(i)!
     const start = this.#starts![i]!
     return decodeLatin1(this.#bytes!, start, start + n)
+  }
+
+  lanes(into: RowLanes): void {
+    if (this.#codes !== undefined) {
+      into.direct.push(this.#codes)
+      into.lists.push(this.#codes, this.#texts)
+    } else {
+      into.direct.push(this.#lengths!, this.#starts!)
+      into.bytes.push(this.#bytes!, this.#starts!)
+    }
   }
 
   compareLazy(i: number, key: string): number | undefined {
