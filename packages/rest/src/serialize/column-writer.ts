@@ -25,11 +25,11 @@ import {
   type LoadedColumns,
 } from '@entistore/core'
 import { shapeOfClass } from './entity-shape.js'
+import { quoteText } from './json-quote.js'
 import { LastIso } from './last-iso.js'
+import { numberText } from './number-text.js'
 import { deferredEntityText, deferredText, jsonText, storedText } from './stored-text.js'
 import type { Uris } from './uris.js'
-
-const q = JSON.stringify as (text: string) => string
 
 /** One attribute as the columns give it, with its `,"name":` member. */
 type ColumnSlot =
@@ -72,17 +72,19 @@ export class ColumnWriter {
   text(dc: DataClass, open: string, columns: LoadedColumns, rowId: number): string | undefined {
     const slots = this.#plan(dc)
     if (slots === null) return undefined
+    // The row's entries read together before it is written (core's row-lanes.ts says why).
+    columns.warm(rowId)
     const i = rowId - columns.start
     const key = columns.key(rowId)
-    let out = `${open}"__KEY":${q(keyText(key))},"__TIMESTAMP":${this.#iso.text(columns.timestamp(rowId))},"__STAMP":${columns.stamp(rowId)}`
+    let out = `${open}"__KEY":${quoteText(keyText(key))},"__TIMESTAMP":${this.#iso.text(columns.timestamp(rowId))},"__STAMP":${columns.stamp(rowId)}`
     for (let s = 0; s < slots.length; s++) {
       const slot = slots[s]!
       switch (slot.kind) {
         case 'stored': {
           const v = columns.column(slot.position).get(i) ?? null
           // Texts and numbers inline, the commonest; the rest as the entity writer writes them.
-          if (typeof v === 'string' && !slot.dateOnly) out += slot.member + q(v)
-          else if (typeof v === 'number' && Number.isFinite(v)) out += slot.member + String(v)
+          if (typeof v === 'string' && !slot.dateOnly) out += slot.member + quoteText(v)
+          else if (typeof v === 'number' && Number.isFinite(v)) out += slot.member + numberText(v)
           else
             out += slot.member + storedText(this.#uris, dc.name, key, slot.name, slot.dateOnly, v)
           break

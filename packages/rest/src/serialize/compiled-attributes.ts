@@ -16,6 +16,8 @@
  * compiled writer and the generic loop writes everything.
  */
 import type { Entity } from '@entistore/core'
+import { quoteText } from './json-quote.js'
+import { numberText } from './number-text.js'
 
 /** How the compiled writer handles one attribute. */
 export type CompiledSlot =
@@ -36,8 +38,6 @@ export type CompiledAttributes = <S>(
   slots: readonly S[],
 ) => string
 
-const q = JSON.stringify as (text: string) => string
-
 /** The compiled writer for `slots`, or undefined when code generation is refused. */
 export function compileAttributes(slots: readonly CompiledSlot[]): CompiledAttributes | undefined {
   const lines = slots.map((slot, i) => {
@@ -51,14 +51,14 @@ export function compileAttributes(slots: readonly CompiledSlot[]): CompiledAttri
       case 'text':
         return `${read}; o = typeof x === 'string' ? o + ${member} + q(x) : ${fallback}`
       case 'number':
-        return `${read}; o = typeof x === 'number' && x - x === 0 ? o + ${member} + x : ${fallback}`
+        return `${read}; o = typeof x === 'number' && x - x === 0 ? o + ${member} + n(x) : ${fallback}`
       case 'bool':
         return `${read}; o = typeof x === 'boolean' ? o + ${member} + x : ${fallback}`
     }
   })
   const body = `return function (o, e, g, s) {\n  const v = e.values\n  let x, y\n  ${lines.join('\n  ')}\n  return o\n}`
   try {
-    return new Function('q', body)(q) as CompiledAttributes
+    return new Function('q', 'n', body)(quoteText, numberText) as CompiledAttributes
   } catch {
     return undefined
   }

@@ -4,13 +4,15 @@
  * both write the same text by construction.
  */
 import { isBinaryValue, keyText, type KeyValue, type StoredValue } from '@entistore/core'
+import { quoteText } from './json-quote.js'
+import { numberText } from './number-text.js'
 import type { Uris } from './uris.js'
 
 const q = JSON.stringify as (text: string) => string
 
 /** A JSON value's text, as it is written inside an object. */
 export function jsonText(v: unknown): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
+  if (typeof v === 'number') return Number.isFinite(v) ? numberText(v) : 'null'
   return JSON.stringify(v)
 }
 
@@ -36,8 +38,8 @@ export function storedText(
 ): string {
   // Texts and numbers first: most values are one or the other. Date-only values are stored as
   // YYYY-MM-DD; the real server writes them between `!!`.
-  if (typeof v === 'string') return dateOnly ? q(`!!${v}!!`) : q(v)
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
+  if (typeof v === 'string') return dateOnly ? q(`!!${v}!!`) : quoteText(v)
+  if (typeof v === 'number') return Number.isFinite(v) ? numberText(v) : 'null'
   if (v === null) return 'null'
   if (isBinaryValue(v)) {
     const image = v.type.startsWith('image/')
