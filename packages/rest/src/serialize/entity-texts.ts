@@ -38,6 +38,10 @@ interface Held {
 
 // Places of the doorkeeper (a power of two): how many rows read once are remembered.
 const DOOR_SLOTS = 65_536
+// A place's marks (see EntityTexts.#doors).
+const LET_IN = 0
+const ONCE = 1
+const TWICE = 2
 
 // What a kept entry costs besides its text (two bytes a character, what V8 keeps at most: one
 // when every character is Latin-1, but telling which took a scan of each text let in): the entry
@@ -60,14 +64,14 @@ export class EntityTexts {
   // cache's Map hashes without making a string per read.
   readonly #places = new Map<DataClassDef, number>()
   readonly #stride: number
-  // The last row read once, and the last read twice, at each place, as its key + 1 (0: none).
-  readonly #once = new Int32Array(DOOR_SLOTS)
-  readonly #twice = new Int32Array(DOOR_SLOTS)
-  // The last row let in at each place: the cache is asked only for it. Most reads of a table
-  // larger than the bound are of rows not kept, and asking the cache cost them about a
-  // microsecond (a lookup in a Map of some 76,000 entries, spread over memory); a row let in and
-  // then pushed out of its place by another is rendered, not looked up, until it is let in again.
-  readonly #letIn = new Int32Array(DOOR_SLOTS)
+  // At each place of the doorkeeper, three marks side by side (a read at random then waits for
+  // one cache line, not three arrays' lines): the last row let in (LET_IN: the cache is asked only
+  // for it), the last row read once (ONCE) and the last read twice (TWICE), each as its key + 1
+  // (0: none). Most reads of a table larger than the bound are of rows not kept, and asking the
+  // cache cost them about a microsecond (a lookup in a Map of some 76,000 entries, spread over
+  // memory); a row let in and then pushed out of its place by another is rendered, not looked
+  // up, until it is let in again.
+  readonly #doors = new Int32Array(3 * DOOR_SLOTS)
   readonly #maxBytes: number
   // Rows read thrice that found the cache full (see LET_IN_WHEN_FULL).
   #candidates = 0
@@ -117,20 +121,21 @@ export class EntityTexts {
   ): string | undefined {
     const key = this.#key(def, rowId)
     // Fibonacci hashing: consecutive row ids land far apart.
-    const slot = Math.imul(key | 0, 0x9e3779b1) >>> 16
+    const door = 3 * (Math.imul(key | 0, 0x9e3779b1) >>> 16)
     // Keys past 2^31 share their door with others (a row read less often may then be let in).
     const mark = (key + 1) | 0
     const at = view === '' ? key : `${view}:${key}`
-    if (this.#letIn[slot] === mark) {
+    const doors = this.#doors
+    if (doors[door + LET_IN] === mark) {
       const held = this.#cache.get(at)
       if (held !== undefined && held.stamp === stamp && held.timestamp === timestamp)
         return held.text
     }
     const text = render()
     if (text === undefined) return undefined
-    if (this.#twice[slot] !== mark) {
-      if (this.#once[slot] === mark) this.#twice[slot] = mark
-      else this.#once[slot] = mark
+    if (doors[door + TWICE] !== mark) {
+      if (doors[door + ONCE] === mark) doors[door + TWICE] = mark
+      else doors[door + ONCE] = mark
       return text
     }
     // Full: letting a version in pushes another out. One candidate in LET_IN_WHEN_FULL is.
@@ -145,7 +150,7 @@ export class EntityTexts {
       this.#ds.onCommit(this.#drop, { loadRows: false })
     }
     this.#cache.set(at, { stamp, timestamp, text }, { size })
-    this.#letIn[slot] = mark
+    doors[door + LET_IN] = mark
     return text
   }
 
