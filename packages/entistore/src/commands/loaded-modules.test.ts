@@ -27,7 +27,7 @@ writeFileSync(
   join(dir, 'hooks.mjs'),
   `import { appendFileSync } from 'node:fs'
 export async function load(url, context, next) {
-  if (!url.startsWith('node:')) appendFileSync(process.env.LOADED_LOG, url + '\\n')
+  appendFileSync(process.env.LOADED_LOG, url + '\\n')
   return next(url, context)
 }
 `,
@@ -41,9 +41,12 @@ let runs = 0
 
 /**
  * Runs the command with the hook; a `serve` is stopped (SIGTERM) once it printed its URL line.
- * Resolves to the modules loaded, as paths from the repository (`packages/core/dist/index.js`).
+ * Resolves to the modules loaded, as paths from the repository (`packages/core/dist/index.js`),
+ * and the builtins imported (`node:fs`).
  */
-async function loaded(argv: string[]): Promise<{ code: number | null; modules: string[] }> {
+async function loaded(
+  argv: string[],
+): Promise<{ code: number | null; modules: string[]; builtins: string[] }> {
   expect(existsSync(join(root, 'packages/entistore/dist/cli.js')), 'run npm run build').toBe(true)
   const log = join(dir, `run-${++runs}.log`)
   writeFileSync(log, '')
@@ -63,11 +66,13 @@ async function loaded(argv: string[]): Promise<{ code: number | null; modules: s
   })
   child.stderr.resume()
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const modules = readFileSync(log, 'utf8')
+  const urls = readFileSync(log, 'utf8')
     .split('\n')
     .filter((url) => url !== '')
+  const modules = urls
+    .filter((url) => !url.startsWith('node:'))
     .map((url) => fileURLToPath(url).slice(root.length))
-  return { code, modules }
+  return { code, modules, builtins: urls.filter((url) => url.startsWith('node:')) }
 }
 
 /**
@@ -122,7 +127,7 @@ describe('what the entistore command loads', () => {
     optional.filter((o) => modules.includes(`packages/entistore/dist/${o}`))
 
   it('serve without flags loads the engine and none of what only a flag uses', async () => {
-    const { code, modules } = await loaded([
+    const { code, modules, builtins } = await loaded([
       'serve',
       '-m',
       MODEL,
@@ -140,6 +145,9 @@ describe('what the entistore command loads', () => {
     expect(loadedOf(modules)).toEqual([])
     // Drivers and the picture converter are never imported by a start that does not use them.
     expect(modules.filter((m) => /node_modules\/(pg|ioredis|sharp)\//.test(m))).toEqual([])
+    // Nor node:cluster by a process that is no cluster worker (2–3 ms of a start).
+    expect(builtins).not.toContain('node:cluster')
+    expect(builtins).toContain('node:worker_threads')
   })
 
   it('serve loads what its flags ask for: the explorer, functions, --watch, --save', async () => {

@@ -4,7 +4,7 @@
  * when `serve` runs (commands/serve.ts reads its flags), and what one flag needs (the cluster's
  * drivers, Redis, the forking of workers) is imported only when that flag is given.
  */
-import cluster from 'node:cluster'
+import type { Worker } from 'node:cluster'
 import { readFile } from 'node:fs/promises'
 import { availableParallelism, totalmem } from 'node:os'
 import type { DatastoreWith, ParallelPool } from '@entistore/core'
@@ -144,7 +144,17 @@ async function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise
   })
 }
 
+/**
+ * The cluster worker this process is (`--workers`), or undefined. node:cluster (2–3 ms of a start,
+ * node's cluster modules loaded and compiled) is imported only by a process with an IPC channel,
+ * which every cluster worker has, as cli.ts decides whether it is one.
+ */
+async function clusterWorker(): Promise<Worker | undefined> {
+  return process.send === undefined ? undefined : (await import('node:cluster')).default.worker
+}
+
 export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
+  const worker = await clusterWorker()
   // pg and ioredis are optional peer dependencies: one not installed is said in one line before
   // anything starts (by the primary of --workers, once), and neither is loaded when not asked for.
   await importOptionals([
@@ -158,7 +168,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   // `auto` is one per CPU Node may use.
   const count = o.workers === 'auto' ? availableParallelism() : o.workers
   // Said once, before the load that would die at the heap's limit (workers inherit NODE_OPTIONS).
-  if (!cluster.isWorker && o.postgres === undefined) {
+  if (worker === undefined && o.postgres === undefined) {
     const { bytes, what } = dataBytesOf(o.data, o.persist)
     const advice = heapAdvice({
       dataBytes: bytes,
@@ -168,7 +178,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
     })
     if (advice !== undefined) io.err(advice)
   }
-  if (count > 1 && !cluster.isWorker) return runPrimary(o, count, io)
+  if (count > 1 && worker === undefined) return runPrimary(o, count, io)
   // Worker threads for reads over many rows (--threads): started by the first such read.
   const parallel =
     o.threads === 0
@@ -241,7 +251,7 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
   const wrapCore = inner && outer ? (core: RestCore) => outer(inner(core)) : (inner ?? outer)
   // The quotas counted with every process serving, only when there are quotas (none, no
   // message): through Redis across machines, else through the primary across the workers.
-  const viaPrimary = quotas !== undefined && !shared && cluster.isWorker
+  const viaPrimary = quotas !== undefined && !shared && worker !== undefined
   const { workerQuotaCounts, workerSessionCounts } = viaPrimary
     ? await import('./worker-io.js')
     : {}
@@ -276,15 +286,15 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
       ...(quotas === undefined ? {} : { quotas }),
       ...(sharedCounts === undefined ? {} : { sharedCounts }),
       ...(sharedSessions === undefined ? {} : { sharedSessions }),
-      ...(o.log === undefined ? {} : { onRequestDone: await requestLog(o.log, io) }),
+      ...(o.log === undefined ? {} : { onRequestDone: await requestLog(o.log, io, worker?.id) }),
       // A process that cannot vouch for what it holds (fenced, cut off) fails its health check.
       ...(pgCluster ? { healthProblem: () => pgCluster.unavailable() } : {}),
       // Which process answered, when there are several, and whether it runs the writes (with
       // --health-details): an operator, and the fault tests, find the writer this way.
-      ...(cluster.worker || pgCluster?.writer !== undefined
+      ...(worker || pgCluster?.writer !== undefined
         ? {
             healthFields: () => ({
-              ...(cluster.worker ? { worker: cluster.worker.id, workers: count } : {}),
+              ...(worker ? { worker: worker.id, workers: count } : {}),
               ...(pgCluster?.writer === undefined ? {} : { writer: pgCluster.writer }),
             }),
           }
@@ -346,8 +356,8 @@ export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
 async function requestLog(
   format: RequestLogFormat,
   io: CliIo,
+  worker: number | undefined,
 ): Promise<(entry: RequestLogEntry) => void> {
-  const worker = cluster.worker?.id
   if (io.requestLog !== undefined) return io.requestLog(format, worker)
   const write = io.log ?? io.out
   return (entry) => write(requestLogLine(entry, format, worker))
