@@ -4,7 +4,8 @@
 # program, the CLI; the strict consumer's types, the same on every line, are Node 24's run's),
 # `serve` on the demo (.ci/smoke-serve.sh), and the tests of what differs between Node versions
 # (worker threads over shared memory, type stripping of a functions module, streamed reads of a
-# file, the node:http adapter). One line after the other.
+# file, the node:http adapter). One line after the other. With PACK_SMOKE_TARBALLS (CI's), the
+# tarballs the Node 24 check packed are the ones installed on every line.
 #   bash .ci/older-nodes.sh 22 20
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,14 +7,23 @@
 #
 # PACK_SMOKE_KEEP=<folder>: the scratch project, tarballs and msw installed, is moved there at the
 # end (CI's tests then run it in Chromium, installed after this runs: packed-in-page.test.ts).
+# PACK_SMOKE_TARBALLS=<folder>: the tarballs are packed there, or, when it holds them already, taken
+# from there: CI packs once and checks the same tarballs on every Node line (a pack is some 20 s
+# of CPU, and a tarball does not depend on the Node that packed it).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/tarballs" "$scratch/app"
+mkdir -p "$scratch/app"
+tarballs=${PACK_SMOKE_TARBALLS:-$scratch/tarballs}
+mkdir -p "$tarballs"
 
-(cd "$repo" && npm pack --workspaces --pack-destination "$scratch/tarballs" --silent >/dev/null)
-for t in "$scratch"/tarballs/*.tgz; do
+if compgen -G "$tarballs/*.tgz" >/dev/null; then
+  echo "pack smoke: the tarballs packed before, in $tarballs"
+else
+  (cd "$repo" && npm pack --workspaces --pack-destination "$tarballs" --silent >/dev/null)
+fi
+for t in "$tarballs"/*.tgz; do
   # The listing is read whole first, and grep reads it from a here-string: `grep -q` stopping early
   # would fail the writer of a pipe under pipefail.
   listing=$(tar -tzf "$t")
@@ -30,11 +39,11 @@ for t in "$scratch"/tarballs/*.tgz; do
     grep -qx "$f" <<<"$listing" || { echo "pack smoke: $(basename "$t") lacks $f"; exit 1; }
   done
 done
-echo "pack smoke: $(ls "$scratch/tarballs" | tr '\n' ' ')"
+echo "pack smoke: $(ls "$tarballs" | tr '\n' ' ')"
 
 cd "$scratch/app"
 echo '{ "name": "scratch-app", "private": true, "type": "module" }' >package.json
-npm install --no-audit --no-fund --silent "$scratch"/tarballs/*.tgz
+npm install --no-audit --no-fund --silent "$tarballs"/*.tgz
 # A strict consumer (strict, skipLibCheck: false) of every public entry, with the tarballs alone:
 # none of the optional peers (pg, ioredis, sharp, …, nor their @types) may be installed, nor be
 # needed by the types. Node's types only, linked from the repository into a folder of their own:
