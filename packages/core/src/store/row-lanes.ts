@@ -36,7 +36,9 @@ export class RowLanes {
     const lists = this.lists
     for (let k = 0; k < lists.length; k += 2) {
       const c = (lists[k] as Int32Array)[i]!
-      if (c >= 0) sum += (lists[k + 1] as string[])[c]!.length
+      // A hint only: were a list ever replaced after the lanes were gathered, its old codes could
+      // name no text of it, and a warm-up must not throw.
+      if (c >= 0) sum += (lists[k + 1] as string[])[c]?.length ?? 0
     }
     return sum
   }
