@@ -26,6 +26,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 // The one piece of the engine the reading needs, alone: the whole core costs a start its import.
 import { closest } from '@entistore/core/names'
+import { clusterWorker } from './commands/cluster-worker.js'
 import { MissingPackageError } from './cluster/optional-package.js'
 import type { CliIo } from './commands/cli-io.js'
 import { checkCommand } from './commands/check.js'
@@ -172,10 +173,8 @@ const defaultIo: CliIo = {
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  // A worker of `serve --workers N` has an IPC channel to its primary: without one, the process
-  // is no worker, and node:cluster (a few milliseconds of every start) is not imported to say so.
-  if (process.send === undefined || !(await import('node:cluster')).default.isWorker)
-    return runCommand(argv, io)
+  // A worker of `serve --workers N` (commands/cluster-worker.ts decides) talks through its primary.
+  if ((await clusterWorker()) === undefined) return runCommand(argv, io)
   // A worker, running the primary's command line: what it says goes to the primary, and the
   // channel to it is let go at the end so that the process can exit.
   const { workerIo } = await import('./commands/worker-io.js')

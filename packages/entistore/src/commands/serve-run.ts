@@ -4,10 +4,10 @@
  * when `serve` runs (commands/serve.ts reads its flags), and what one flag needs (the cluster's
  * drivers, Redis, the forking of workers) is imported only when that flag is given.
  */
-import type { Worker } from 'node:cluster'
 import { readFile } from 'node:fs/promises'
 import { availableParallelism, totalmem } from 'node:os'
 import type { DatastoreWith, ParallelPool } from '@entistore/core'
+import { clusterWorker } from './cluster-worker.js'
 import { createWorkerPool } from '../parallel/worker-pool.js'
 import type { RestCore, RestHandlerOptions } from '@entistore/rest'
 import { chaosListener, seededRandom } from '../serve/chaos.js'
@@ -142,15 +142,6 @@ async function runPrimary(o: ServeCliOptions, count: number, io: CliIo): Promise
     // Each worker stops within its own --shutdown-timeout; the margin is for its steps and exit.
     stopTimeoutMs: o.shutdownDelayMs + o.shutdownTimeoutMs + 2000,
   })
-}
-
-/**
- * The cluster worker this process is (`--workers`), or undefined. node:cluster (2–3 ms of a start,
- * node's cluster modules loaded and compiled) is imported only by a process with an IPC channel,
- * which every cluster worker has, as cli.ts decides whether it is one.
- */
-async function clusterWorker(): Promise<Worker | undefined> {
-  return process.send === undefined ? undefined : (await import('node:cluster')).default.worker
 }
 
 export async function runServe(o: ServeCliOptions, io: CliIo): Promise<number> {
