@@ -11,18 +11,11 @@
  * - `dist`: packages/core/dist as last built by `npm run build` (may be stale: a warning says so).
  */
 import { execFileSync } from 'node:child_process'
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { staleBuild, staleIn } from '../tools/build-freshness.ts'
 
 export type Core = typeof import('@entistore/core')
 export const ENGINE_CHOICES = ['compiled', 'source', 'dist'] as const
@@ -46,50 +39,6 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const coreDir = join(root, 'packages/core')
 const srcDir = join(coreDir, 'src')
 const cacheDir = join(root, 'node_modules/.cache/entistore-bench/core')
-
-/**
- * The files a build compiles (or copies: the generated parsers' .js). A `test-projects` folder
- * holds projects the tests start, whose .js is no output's source: counting it, a clean clone's
- * build looked stale, and each bench smoke test ran `npm run build` again beside the others.
- */
-function* sourceFiles(dir: string, skipped: readonly string[]): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) {
-      if (name !== 'test-projects') yield* sourceFiles(path, skipped)
-    } else if (/\.(ts|js)$/.test(name) && !skipped.some((end) => name.endsWith(end))) yield path
-  }
-}
-
-/**
- * The file endings a package's tsconfig leaves out of its dist (`"exclude": ["src/**\/*.test.ts",
- * "src/**\/*.fixture.ts"]`), and declarations: such files have no output to be older than. Read
- * from the tsconfig, so that the check counts exactly the files a build compiles.
- */
-function skippedEndings(pkgDir: string): string[] {
-  const config = JSON.parse(readFileSync(join(pkgDir, 'tsconfig.json'), 'utf8')) as {
-    exclude?: string[]
-  }
-  const anywhere = 'src/**/*'
-  return [
-    '.d.ts',
-    ...(config.exclude ?? [])
-      .filter((p) => p.startsWith(anywhere))
-      .map((p) => p.slice(anywhere.length)),
-  ]
-}
-
-/** Source files of `pkgDir/src` whose output in `pkgDir/dist` is missing or older than the source. */
-export function staleIn(pkgDir: string): string[] {
-  const src = join(pkgDir, 'src')
-  const stale: string[] = []
-  for (const file of sourceFiles(src, skippedEndings(pkgDir))) {
-    const out = join(pkgDir, 'dist', relative(src, file)).replace(/\.ts$/, '.js')
-    if (!existsSync(out) || statSync(out).mtimeMs < statSync(file).mtimeMs)
-      stale.push(relative(root, file))
-  }
-  return stale
-}
 
 /** Compiles packages/core/src with its own tsconfig into the cache; returns a warning or ''. */
 function compileCore(): string {
@@ -174,8 +123,7 @@ export const BUILD_CHOICES: readonly BuildChoice[] = ['auto', 'always', 'never']
  * emits, and the line says the measured CLI may not be the sources.
  */
 export function ensurePackagesBuilt(choice: BuildChoice): string {
-  const packages = ['core', '4d', 'rest', 'entistore'].map((p) => join(root, 'packages', p))
-  const stale = packages.flatMap(staleIn)
+  const stale = staleBuild()
   const what = stale.length
     ? `dist older than ${stale.length} source file(s), e.g. ${stale[0]}`
     : 'dist current'
@@ -191,7 +139,7 @@ export function ensurePackagesBuilt(choice: BuildChoice): string {
       .find((l) => /error/i.test(l))
     return `build: ${what}; npm run build FAILED (${out?.trim() ?? 'no message'}): the CLI runs whatever dist it left`
   }
-  const left = packages.flatMap(staleIn).length
+  const left = staleBuild().length
   return (
     `build: ${what}; ran npm run build (${((Date.now() - t0) / 1000).toFixed(1)} s)` +
     (left ? `; ${left} source file(s) still newer than dist (unchanged output)` : '')

@@ -40,6 +40,7 @@ import {
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type OutputFile } from 'esbuild'
+import { BUNDLED_STAMP } from './build-freshness.ts'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 
@@ -128,6 +129,9 @@ async function bundle(name: string): Promise<void> {
     files.push(...one.outputFiles)
   }
   writeChanged(join(dir, 'dist/bundle'), files)
+  // Rewritten on every run, changed bundles or not: what tells a later build check that the
+  // bundles are no older than tsc's output (build-freshness.ts).
+  writeFileSync(join(dir, BUNDLED_STAMP), `${new Date().toISOString()}\n`)
 }
 
 /** Writes `files` into `out` as the module comment says; removes the other files `out` holds. */

@@ -1,13 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const CHILD = fileURLToPath(new URL('../persist/cli-child.fixture.ts', import.meta.url))
-const TSX = createRequire(import.meta.url).resolve('tsx')
+import { cliCommand } from '../persist/cli-process.fixture.js'
 
 let dir: string
 let model: string
@@ -51,10 +47,7 @@ describe('a data file larger than the heap', () => {
       process.execPath,
       [
         '--max-old-space-size=64',
-        '--import',
-        TSX,
-        '--conditions=source',
-        CHILD,
+        ...cliCommand(),
         'serve',
         '--model',
         model,
