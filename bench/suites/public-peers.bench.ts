@@ -815,13 +815,19 @@ interface Loaded {
  * the heap it holds (after a full GC, the input dropped) per row.
  */
 /**
- * The rows held at once when a store's memory is measured: at 1k rows a store is about a megabyte,
- * within the heap's own noise after a GC (the smoke run printed -447 B a row), so small sizes hold
- * several copies of the store and divide by every row they hold.
+ * The rows held at once when a store's memory is measured, by default: at 1k rows a store is about
+ * a megabyte, within the heap's own noise after a GC (the smoke run printed -447 B a row), so small
+ * sizes hold several copies of the store and divide by every row they hold.
  */
 const MEMORY_ROWS = 50_000
 
-async function load(run: PeerRun, n: number, reps: number, shape: TextShape): Promise<Loaded> {
+async function load(
+  run: PeerRun,
+  n: number,
+  reps: number,
+  shape: TextShape,
+  memoryRows: number,
+): Promise<Loaded> {
   if (typeof run.build === 'string') return { run }
   const samples: number[] = []
   let store: object | undefined
@@ -829,7 +835,7 @@ async function load(run: PeerRun, n: number, reps: number, shape: TextShape): Pr
   // between two builds instead, it would count the store before, which an await can keep alive.
   const h0 = heapMb()
   let held = NaN
-  const copies = Math.max(1, Math.ceil(MEMORY_ROWS / n))
+  const copies = Math.max(1, Math.ceil(memoryRows / n))
   try {
     for (let i = 0; i < reps; i++) {
       store = undefined
@@ -855,6 +861,8 @@ export interface PublicPeersOptions {
   readonly timing: TimingOptions
   /** Timed loads per peer at each size (a store of 1M rows takes up to a minute for some). */
   readonly loadReps: (n: number) => number
+  /** Rows held at once to measure a store's memory (copies of a small store). @default 50,000 */
+  readonly memoryRows?: number
   /** Called with each operation's result as it is measured (the progress the run prints). */
   readonly onResult?: (r: OpResult) => void
   /**
@@ -895,7 +903,7 @@ async function runSize(
   const rows = makePeople(n, 42, shape)
   const loaded: Loaded[] = []
   for (const run of runs) {
-    loaded.push(await load(run, n, o.loadReps(n), shape))
+    loaded.push(await load(run, n, o.loadReps(n), shape, o.memoryRows ?? MEMORY_ROWS))
     fullGc()
   }
   for (const op of ['load', 'memory'] as const)
