@@ -45,6 +45,24 @@ describe('SliceLine', () => {
     expect(line.waiting).toBe(0)
   })
 
+  it('runs what `first` was given before the next slice, once however often it was given', () => {
+    const { turn, asked } = manual()
+    const line = new SliceLine(turn)
+    const ran: string[] = []
+    line.later(() => ran.push('slice 1'))
+    line.later(() => ran.push('slice 2'))
+    const reply = (): void => void ran.push('reply')
+    // Asked while the slices wait (a turn's poll phase answering reads), twice.
+    line.first(reply)
+    line.first(reply)
+    asked.shift()!()
+    expect(ran).toEqual(['reply', 'slice 1'])
+    // Given nothing since, the next slice runs alone; `runFirst` with nothing asked does nothing.
+    line.runFirst()
+    asked.shift()!()
+    expect(ran).toEqual(['reply', 'slice 1', 'slice 2'])
+  })
+
   it('runs each job in the async context of the code that queued it', () => {
     const { turn, asked } = manual()
     const line = new SliceLine(turn)

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { sliceLine } from '@entistore/core'
 import { describe, expect, it } from 'vitest'
 import { ReplyBatch } from './reply-batch.js'
 
@@ -18,6 +19,22 @@ describe('ReplyBatch', () => {
     expect({ written: [...written], size: batch.size }).toEqual({ written: [], size: 2 })
     await nextTurn()
     expect({ written, size: batch.size }).toEqual({ written: ['a:1', 'b:2'], size: 0 })
+  })
+
+  it('writes the replies of a turn before the slices of heavy work queued the turn before', async () => {
+    // The check phase runs immediates in the order they were queued: a slice asked for earlier
+    // (core's line of slices) ran first, for up to the turn's 10 ms, and the replies after it.
+    const order: string[] = []
+    const batch = new ReplyBatch<string>((_res, reply) => order.push(reply))
+    sliceLine.later(() => order.push('slice'))
+    batch.add(response('a'), 'read by key')
+    await nextTurn()
+    await nextTurn()
+    expect(order).toEqual(['read by key', 'slice'])
+    // Written once, though it was scheduled twice.
+    batch.add(response('b'), 'next')
+    await nextTurn()
+    expect(order).toEqual(['read by key', 'slice', 'next'])
   })
 
   it('writes what is answered while it writes at the end of the next turn, not in this one', async () => {

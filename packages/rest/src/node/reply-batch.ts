@@ -16,6 +16,7 @@
  * waits for the requests node read after it in the same turn, never for one of a later turn.
  */
 import type { ServerResponse } from 'node:http'
+import { sliceLine } from '@entistore/core'
 
 export class ReplyBatch<Reply> {
   readonly #write: (res: ServerResponse, reply: Reply) => void
@@ -34,6 +35,8 @@ export class ReplyBatch<Reply> {
     if (this.#scheduled) return
     this.#scheduled = true
     setImmediate(this.#flush)
+    // Before any slice of heavy work that would run first in the check phase (core's slice line).
+    sliceLine.first(this.#flush)
   }
 
   /** Replies waiting for the end of the turn. */
@@ -42,6 +45,8 @@ export class ReplyBatch<Reply> {
   }
 
   readonly #flush = (): void => {
+    // Already written by the other of its two schedules (add).
+    if (this.#waiting.length === 0) return
     const waiting = this.#waiting
     this.#waiting = []
     this.#scheduled = false

@@ -12,7 +12,7 @@
  * on), and the turn ends at the next check phase (`setImmediate`), before the slices queued after
  * it run.
  */
-import { immediateTurn, type NextTurn } from '@entistore/core'
+import { immediateTurn, sliceLine, type NextTurn } from '@entistore/core'
 
 export type { NextTurn }
 
@@ -45,11 +45,14 @@ export const eachSlice = (now: () => number, ms: number): SliceClock => ({
 export class Turns {
   readonly now: () => number
   readonly #endTurn: NextTurn
+  readonly #atStart: (() => void) | undefined
   #deadline: number | undefined
 
-  constructor(now: () => number, endTurn: NextTurn = nextTurn) {
+  /** `atStart`: run when the first slice of a turn asks its deadline, before the slice's work. */
+  constructor(now: () => number, endTurn: NextTurn = nextTurn, atStart?: () => void) {
     this.now = now
     this.#endTurn = endTurn
+    this.#atStart = atStart
   }
 
   /**
@@ -58,6 +61,7 @@ export class Turns {
    */
   deadline(ms: number): number {
     if (this.#deadline === undefined) {
+      this.#atStart?.()
       this.#deadline = this.now() + ms
       this.#endTurn(this.#end)
     }
@@ -74,8 +78,16 @@ export class Turns {
   }
 }
 
-/** The event loop's turns, on `performance.now()`: every slice of this process shares them. */
-export const LOOP_TURNS = new Turns(() => performance.now())
+/**
+ * The event loop's turns, on `performance.now()`: every slice of this process shares them. What
+ * must run before any slice (core's `sliceLine.first`: the replies a turn's poll phase answered)
+ * runs before the first of a turn.
+ */
+export const LOOP_TURNS = new Turns(
+  () => performance.now(),
+  nextTurn,
+  () => sliceLine.runFirst(),
+)
 
 /** A reply's slices: `SLICE_MS` a turn, shared by every reply and other work of the turn. */
 export const LOOP_CLOCK: SliceClock = LOOP_TURNS.clock(SLICE_MS)
