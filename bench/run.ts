@@ -285,6 +285,8 @@ ${OWN_DATA_HELP}
   --contention-seconds=S  seconds of each of its measures (default 6; the slow readers: 4)
   --contention-threads=0,auto  serve's --threads of each of its runs, side by side (default
                      0,auto: no worker thread, then one per CPU but one)
+  --contention-reads=scan,top,sum,count  the heavy reads its clients loop over (default those
+                     four; also sort: a sort of every row, chain and groups: relation chains)
   --code-beside-rows=200k  Person rows of the code-beside suite (issue 78; default 200k)
   --code-beside-seconds=S  seconds of each of its measures (default 6)
   --views-rows=100k  Employee rows of the views suite (issue 61; default 100k): one server per
@@ -590,6 +592,9 @@ function parseArgs(argv: string[]): Options {
         break
       case '--contention-rows':
         o.contention = { ...o.contention, rows: parseSize(value) }
+        break
+      case '--contention-reads':
+        o.contention = { ...o.contention, reads: value.split(',') }
         break
       case '--contention-threads':
         o.contention = {

@@ -60,6 +60,8 @@ export interface ContentionOptions {
   readonly startupTimeoutMs: number
   /** serve's `--threads` of each of its runs, side by side. @default [0, 'auto'] */
   readonly threads?: readonly (number | 'auto')[]
+  /** The heavy reads the clients loop over, by id of HEAVY_READS. @default HEAVY's */
+  readonly reads?: readonly string[]
 }
 
 const GOAL = { p99Ms: 10, maxMs: 50, heavy: 0.8, slowRssMb: 64, slowGetMs: 100 } as const
@@ -109,15 +111,55 @@ export const HEAVY: readonly HeavyRead[] = [
   },
 ]
 
+/**
+ * Heavy reads the default mix leaves out (`--contention-reads` adds them): a sort of every row
+ * (the page of a middle rank: no top-k can serve it, every row's salary is ordered), and relation
+ * chains (each row of a page reads its group's people, some 1/200 of the rows each; the groups' own
+ * page reads every person once, and their group back).
+ */
+export const EXTRA_HEAVY: readonly HeavyRead[] = [
+  {
+    id: 'sort',
+    title: '$orderby=salary&$skip=n/2&$top=10 (every row sorted, no index)',
+    path: (n) => `/rest/Person?$orderby=salary&$skip=${Math.floor(n / 2)}&$top=10`,
+  },
+  {
+    id: 'chain',
+    title: "$top=2&$attributes=group.people.code (2 rows, their groups' people)",
+    path: () => '/rest/Person?$top=2&$attributes=group.people.code',
+  },
+  {
+    id: 'groups',
+    title: "Group?$top=5&$attributes=people.group.name (5 groups' people and their group)",
+    path: () => '/rest/Group?$top=5&$attributes=people.group.name',
+  },
+]
+
+/** Every heavy read the suite knows, by id. */
+export const HEAVY_READS: readonly HeavyRead[] = [...HEAVY, ...EXTRA_HEAVY]
+
+/** The reads of `ids` (HEAVY without them); throws on an id HEAVY_READS does not have. */
+export function heavyReads(ids: readonly string[] | undefined): readonly HeavyRead[] {
+  if (ids === undefined) return HEAVY
+  return ids.map((id) => {
+    const read = HEAVY_READS.find((r) => r.id === id)
+    if (!read)
+      throw new Error(
+        `--contention-reads: no heavy read "${id}" (${HEAVY_READS.map((r) => r.id).join(', ')})`,
+      )
+    return read
+  })
+}
+
 /** The heavy reads of one measure: replies/s of all, the median time of each. */
 export interface HeavyRun {
   readonly ok: number
   readonly failed: number
   readonly seconds: number
   readonly rps: number
-  /** Median ms of each read of HEAVY, in its order (NaN if none answered). */
+  /** Median ms of each heavy read of the run, in its order (NaN if none answered). */
   readonly medianMs: readonly number[]
-  /** The times of each read of HEAVY, in its order. */
+  /** The times of each heavy read of the run, in its order. */
   readonly times: readonly (readonly number[])[]
   readonly error?: string
 }
@@ -280,12 +322,13 @@ async function besideHeavy(
   rows: number,
   seconds: number,
   seed: number,
+  reads: readonly HeavyRead[],
 ): Promise<{ gets: Stall; heavy: HeavyRun }> {
   let heavy: HeavyRun | undefined
   const gets = await during(
     target,
     async () => {
-      heavy = await heavyLoad(target.origin, rows, seconds, seed)
+      heavy = await heavyLoad(target.origin, rows, seconds, seed, reads)
     },
     { leadMs: 0 },
   )
@@ -293,9 +336,9 @@ async function besideHeavy(
 }
 
 /** Each heavy read once, and a few GETs: the JIT warm, the indexes the reads use built. */
-async function warmUp(origin: string, rows: number): Promise<void> {
+async function warmUp(origin: string, rows: number, reads: readonly HeavyRead[]): Promise<void> {
   const random = prng(99)
-  for (const h of HEAVY) {
+  for (const h of reads) {
     const r = await timedGet(origin + h.path(rows, random), false)
     if (r.status !== 200) throw new Error(`${h.id}: ${r.status} ${r.body.slice(0, 160)}`)
   }
@@ -353,6 +396,7 @@ export async function serving<T>(
 
 export async function runContentionSuite(o: ContentionOptions): Promise<ContentionResult> {
   const n = o.rows
+  const reads = heavyReads(o.reads)
   const label = `${sizeLabel(n)} rows`
   const t0 = performance.now()
   const files = SHORT.files(n, o.dataDir)
@@ -393,13 +437,16 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
             indexBuildMs = Number(INDEXES_BUILT.exec(line)![1])
           }
           step(`${at}: first code= in ${ms(code.ms)} ms; indexes built in ${ms(indexBuildMs)} ms`)
-          await warmUp(origin, n)
+          await warmUp(origin, n, reads)
           const getAlone = await during(get, () => sleep(o.seconds * 1000))
           // Alone: half before the GETs, half after, so that a drift of the shared machine
           // meanwhile weighs on both sides of the ratio alike.
-          const aloneBefore = await heavyLoad(origin, n, o.seconds / 2, 1)
-          const under = await besideHeavy(get, n, o.seconds, 2)
-          const heavyAlone = heavyRun([aloneBefore, await heavyLoad(origin, n, o.seconds / 2, 3)])
+          const aloneBefore = await heavyLoad(origin, n, o.seconds / 2, 1, reads)
+          const under = await besideHeavy(get, n, o.seconds, 2, reads)
+          const heavyAlone = heavyRun([
+            aloneBefore,
+            await heavyLoad(origin, n, o.seconds / 2, 3, reads),
+          ])
           step(
             `${at}: GETs under heavy reads, p99 ${ms(under.gets.p99Ms)} ms; heavy reads ` +
               `${ms(under.heavy.rps)}/s, alone ${ms(heavyAlone.rps)}/s`,
@@ -430,10 +477,10 @@ export async function runContentionSuite(o: ContentionOptions): Promise<Contenti
     async ({ origin, startMs, readyAt }): Promise<ContentionResult['host']> => {
       step(`host: listening after ${ms(startMs)} ms`)
       const code = await firstCode(getOf(origin), n, readyAt)
-      await warmUp(origin, n)
+      await warmUp(origin, n, reads)
       const ping: ProbeTarget = { ...getOf(origin), path: '/ping' }
       const pingAlone = await during(ping, () => sleep((o.seconds * 1000) / 2))
-      const under = await besideHeavy(ping, n, o.seconds, 4)
+      const under = await besideHeavy(ping, n, o.seconds, 4, reads)
       step(`host: /ping under heavy reads, p99 ${ms(under.gets.p99Ms)} ms`)
       return {
         startMs,
@@ -528,7 +575,8 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
     `\nHeavy reads, ${HEAVY_CLIENTS} keep-alive clients for ${o.seconds} s (alone: half before the GETs, half after): ` +
       `replies/s, and the median ms of each read, waits behind the others included`,
   )
-  for (const x of HEAVY) console.log(`- ${x.id}: ${x.title}`)
+  const reads = heavyReads(o.reads)
+  for (const x of reads) console.log(`- ${x.id}: ${x.title}`)
   console.log(
     table(
       [
@@ -536,7 +584,7 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
         'heavy reads',
         'replies/s',
         '× alone',
-        ...HEAVY.map((x) => `${x.id} ms`),
+        ...reads.map((x) => `${x.id} ms`),
         'replies',
         'goal',
         'verdict',
@@ -548,7 +596,7 @@ export function printContention(r: ContentionResult, o: ContentionOptions): void
         ]),
         heavyRow('host', 'beside the pings', h.heavyUnderPings),
       ],
-      ['l', 'l', 'r', 'r', ...HEAVY.map((): 'r' => 'r'), 'r', 'l', 'l'],
+      ['l', 'l', 'r', 'r', ...reads.map((): 'r' => 'r'), 'r', 'l', 'l'],
     ),
   )
   for (const x of [...serves.flatMap((s) => [s.heavyAlone, s.heavyUnderGets]), h.heavyUnderPings])
