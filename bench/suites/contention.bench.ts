@@ -335,12 +335,17 @@ async function besideHeavy(
   return { gets, heavy: heavy! }
 }
 
-/** Each heavy read once, and a few GETs: the JIT warm, the indexes the reads use built. */
+/**
+ * Each heavy read once, and a few GETs: the JIT warm, the indexes the reads use built. A read the
+ * server's query budget stops (9090: the host's handler has a budget of 2 s, which a sort of every
+ * one of 10M rows exceeds) is its answer, not the suite's failure: the heavy reads count it failed.
+ */
 async function warmUp(origin: string, rows: number, reads: readonly HeavyRead[]): Promise<void> {
   const random = prng(99)
   for (const h of reads) {
     const r = await timedGet(origin + h.path(rows, random), false)
-    if (r.status !== 200) throw new Error(`${h.id}: ${r.status} ${r.body.slice(0, 160)}`)
+    if (r.status !== 200 && !r.body.includes('"errCode":9090'))
+      throw new Error(`${h.id}: ${r.status} ${r.body.slice(0, 160)}`)
   }
 }
 
