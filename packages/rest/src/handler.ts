@@ -265,13 +265,17 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
     if (performance.now() >= sliceEnd) return true
     return sliceMs !== Infinity && loopTurns.now() >= loopTurns.deadline(sliceMs)
   }
-  const startSlice = (): void => {
+  // `late`: the slice of a read that waited for its turn (FairTurns), which keeps at least half
+  // a slice whatever the requests of the turn read first: it comes after them, and got one step a
+  // turn for as long as they kept coming (slices/turns.ts says how the turn's deadline is shared).
+  const startSlice = (late: boolean): void => {
     if (!turnCounted && sliceMs !== Infinity) {
       turnCounted = true
       realTurn(newTurn)
     }
     sliceStart = performance.now()
-    sliceEnd = sliceStart + Math.max(0, sliceMs - turnSpent)
+    const left = sliceMs - turnSpent
+    sliceEnd = sliceStart + Math.max(late ? sliceMs / 2 : 0, left)
   }
   const endSlice = (): void => {
     turnSpent += performance.now() - sliceStart
@@ -391,9 +395,9 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
       // Measured on the datastore's clock, as the budget is (a test's clock decides). A slice that
       // parks (its work waits for a worker pool) ends there: the wait is not the budget's, the
       // rows the pool's kernels go through are (the work spends them as its parts are done).
-      const timed = <T>(fn: () => T): T => {
+      const timed = <T>(fn: () => T, late = false): T => {
         const start = ds.clock.now()
-        startSlice()
+        startSlice(late)
         try {
           return ds.withBudget(queryBudgetMs, fn, spent)
         } finally {
@@ -409,8 +413,8 @@ export function createRestHandler(ds: Datastore, options: RestHandlerOptions = {
         }
         try {
           return actor
-            ? runActor(actor, () => timed(() => slices!.drive()))
-            : timed(() => slices!.drive())
+            ? runActor(actor, () => timed(() => slices!.drive(), true))
+            : timed(() => slices!.drive(), true)
         } finally {
           // The one slice of this turn's check phase: the next requests read start a new turn.
           turnSpent = 0

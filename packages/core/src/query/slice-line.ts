@@ -37,6 +37,7 @@ export class SliceLine {
   #first = new Set<() => void>()
   /** Slices run so far (tests count them). */
   ran = 0
+  #running = false
 
   constructor(turn: NextTurn = immediateTurn) {
     this.#turn = turn
@@ -45,6 +46,14 @@ export class SliceLine {
   /** Slices waiting. */
   get waiting(): number {
     return this.#jobs.length - this.#head
+  }
+
+  /**
+   * Whether a slice of this line runs now: the work of the turn that waited for it (rest's turns
+   * keep it a share of the turn's time, whatever the work that came in this turn took first).
+   */
+  get running(): boolean {
+    return this.#running
   }
 
   /**
@@ -96,7 +105,12 @@ export class SliceLine {
     this.#schedule()
     this.runFirst()
     this.ran++
-    job()
+    this.#running = true
+    try {
+      job()
+    } finally {
+      this.#running = false
+    }
   }
 }
 

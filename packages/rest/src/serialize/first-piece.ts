@@ -20,13 +20,14 @@ import {
   currentBudget,
   DatastoreError,
   datastoreError,
+  sliceLine,
   spendBudget,
   withQueryBudget,
   type QueryBudget,
 } from '@entistore/core'
 import { tooLarge, tooRepetitive, type JsonChunks } from './json-chunks.js'
 import type { PartsSize, ReplyLimits } from './reply-parts.js'
-import { eachSlice, LOOP_CLOCK, nextTurn, type SliceClock } from '../slices/turns.js'
+import { eachSlice, LOOP_CLOCK, type SliceClock } from '../slices/turns.js'
 
 /** The most parts measured between two readings of the clock (strings: no related entity). */
 const STEP = 1024
@@ -61,6 +62,9 @@ export function firstPiece(
   // The budget in force now (the request's), restored around each later slice; the clock is read
   // at the first part of each (`expired`), since a slice may measure fewer parts than the engine
   // counts between two readings. Once measured, the first piece is written in a turn of its own.
+  // The later slices wait in the process's line (core's sliceLine), one slice of any work a turn,
+  // which keeps each a share of its turn (slices/turns.ts): in immediates of their own, they came
+  // after the turn's new requests, which had taken the turn, and measured one part a turn.
   const inSlices = sliceBudget(currentBudget())
   return new Promise((resolve, reject) => {
     let measured = false
@@ -69,14 +73,14 @@ export function firstPiece(
         if (measured) resolve(inSlices(() => checked(chunks, measuring.size)))
         else {
           measured = inSlices(measuring.slice, true)
-          nextTurn(step)
+          sliceLine.later(step)
         }
       } catch (error) {
         chunks.release()
         reject(error)
       }
     }
-    nextTurn(step)
+    sliceLine.later(step)
   })
 }
 
