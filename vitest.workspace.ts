@@ -1,6 +1,7 @@
 // The test projects of this monorepo, one per package. Vitest 4 no longer loads this file on its
 // own: vitest.config.ts imports the list and passes it to `test.projects`.
 // `extends: true` makes each project inherit the root config (source conditions, reporters).
+import { fileURLToPath } from 'node:url'
 import type { TestProjectConfiguration } from 'vitest/config'
 
 // A timeout only turns a hang into a failure: it must never decide a correct run, however busy the
@@ -17,9 +18,13 @@ const bounds = {
   expect: { poll: { timeout: 30_000 } },
 }
 
+// An absolute path: Vitest reads a project's globalSetup from its root, tools such as knip from
+// the configuration's folder.
+const TEMP_FOLDER = fileURLToPath(new URL('./tools/test-temp-folder.ts', import.meta.url))
+
 const pkg = (
   name: string,
-  more: { isolate?: boolean; exclude?: string[] } = {},
+  more: { isolate?: boolean; exclude?: string[]; globalSetup?: string[] } = {},
 ): TestProjectConfiguration => ({
   extends: true,
   test: { name, root: `./packages/${name}`, include: ['src/**/*.test.ts'], ...bounds, ...more },
@@ -45,7 +50,9 @@ export const projects: TestProjectConfiguration[] = [
   },
   pkg('4d', { isolate: false }),
   pkg('rest', { isolate: false }),
-  pkg('entistore', { isolate: false }),
+  // Its tests' temporary files go in a folder of the run's, removed at its end (what killed
+  // children leave there: tools/test-temp-folder.ts).
+  pkg('entistore', { isolate: false, globalSetup: [TEMP_FOLDER] }),
   // The runnable examples, each started as its README says and asked a few requests.
   {
     extends: true,

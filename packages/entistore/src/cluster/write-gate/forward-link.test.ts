@@ -7,7 +7,7 @@ import http from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import {
   ForwardFailed,
   listenForWrites,
@@ -29,7 +29,7 @@ const closing: (() => unknown)[] = []
 afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close()
 })
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 let sockets = 0
 const listen = async (
