@@ -122,23 +122,46 @@ function objectCriteria(c: Collection): Criterion[] {
   })
 }
 
-function byCriteria(rt: Runtime, criteria: readonly Criterion[]): SortCompare<unknown> {
+/**
+ * `items` sorted by the values at the criteria's paths. Each element's values are read once, a
+ * pass each, and the sort orders their positions: read at each comparison, two paths a level, the
+ * reads were nearly half of a sort of 100,000 objects (some 1.7 million comparisons).
+ */
+function* byCriteria(
+  rt: Runtime,
+  items: readonly unknown[],
+  criteria: readonly Criterion[],
+): Work<unknown[]> {
+  const values = criteria.map(() => new Array<unknown>(items.length))
+  for (let i = 0; i < items.length; i++) {
+    if (--rt.ticks < 0) {
+      rt.tick()
+      yield
+    }
+    for (let k = 0; k < criteria.length; k++) values[k]![i] = readPath(items[i], criteria[k]!.steps)
+  }
   const order = valueOrder(rt)
-  return byLevels(criteria.length, (k, a, b) => {
-    const { steps, descending } = criteria[k]!
-    const c = order(readPath(a, steps), readPath(b, steps))
-    return descending ? reversed(c) : c
+  const compare = byLevels<number>(criteria.length, (k, i, j) => {
+    const c = order(values[k]![i], values[k]![j])
+    return criteria[k]!.descending ? reversed(c) : c
   })
+  const sorted = yield* sortSteps(
+    rt,
+    items.map((_, i) => i),
+    compare,
+  )
+  return sorted.map((i) => items[i])
 }
 
-function orderByCompare(rt: Runtime, arg: unknown): SortCompare<unknown> {
-  if (arg === undefined) return valueOrder(rt)
+/** `.orderBy()`'s sort of `items`: by 4D's order, either way, or by property paths. */
+function orderBySteps(rt: Runtime, items: readonly unknown[], arg: unknown): Work<unknown[]> {
+  if (arg === undefined) return sortSteps(rt, items, valueOrder(rt))
   if (typeof arg === 'number') {
     const order = valueOrder(rt)
-    return arg === DESCENDING ? (a, b) => order(b, a) : order
+    return sortSteps(rt, items, arg === DESCENDING ? (a, b) => order(b, a) : order)
   }
-  if (typeof arg === 'string') return byCriteria(rt, textCriteria(arg))
-  if (arg instanceof Collection) return byCriteria(rt, objectCriteria(arg))
+  if (typeof arg === 'string') return byCriteria(rt, items, textCriteria(arg))
+  if (arg instanceof Collection) return byCriteria(rt, items, objectCriteria(arg))
   return wrongType('.orderBy()', 'criteria', 'Text, Collection or Integer', arg)
 }
 
@@ -200,7 +223,7 @@ export const SORTING: readonly CollectionFunctionSpec[] = [
     name: 'orderBy',
     signature: '(criteria?: any): Collection',
     *steps(rt, self, [criteria]) {
-      const sorted = yield* sortSteps(rt, self.items, orderByCompare(rt, criteria))
+      const sorted = yield* orderBySteps(rt, self.items, criteria)
       return likeSource(self, new Collection(sorted))
     },
   },
